@@ -1,0 +1,49 @@
+# syntax=docker/dockerfile:1
+
+# One image for every app. The apps run their TypeScript sources through tsx (no build step), so
+# the image is the workspace plus its installed node_modules; docker-compose.yml picks the app
+# with `command:`, e.g. `node_modules/.bin/tsx apps/crawl-worker/src/main.ts`.
+#
+# No HEALTHCHECK here: each app listens on its own port, so docker-compose.yml declares one per
+# service (a `node -e fetch(...)` probe; the slim image has no curl).
+
+FROM node:20-bookworm-slim AS install
+WORKDIR /app
+# npm rather than corepack: corepack would fetch pnpm at run time. Keep in step with
+# package.json's "packageManager".
+RUN npm i -g pnpm@10.34.8
+
+# Manifests and lockfile first, so the install layer is rebuilt only when dependencies change.
+# postinstall generates the Prisma client, which needs prisma/ and packages/db/scripts too.
+# Every workspace package's package.json must be listed here (tests/deployment.test.ts checks).
+COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc prisma.config.ts ./
+COPY prisma ./prisma
+COPY packages/db/scripts ./packages/db/scripts
+COPY apps/crawl-worker/package.json ./apps/crawl-worker/
+COPY apps/ingest-gateway/package.json ./apps/ingest-gateway/
+COPY apps/lead-worker/package.json ./apps/lead-worker/
+COPY apps/ops/package.json ./apps/ops/
+COPY apps/read-api/package.json ./apps/read-api/
+COPY packages/attribution/package.json ./packages/attribution/
+COPY packages/config/package.json ./packages/config/
+COPY packages/contracts/package.json ./packages/contracts/
+COPY packages/credentials/package.json ./packages/credentials/
+COPY packages/db/package.json ./packages/db/
+COPY packages/logger/package.json ./packages/logger/
+COPY packages/queue/package.json ./packages/queue/
+COPY packages/service-runtime/package.json ./packages/service-runtime/
+# devDependencies are installed on purpose: tsx, which runs every app, is one of them.
+RUN --mount=type=cache,id=vt-pnpm-store,target=/pnpm-store \
+    pnpm install --frozen-lockfile --store-dir /pnpm-store
+
+COPY . .
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+# Same path as the install stage: pnpm's .bin shims hold absolute paths. Owned by root and only
+# read by the `node` user; tsx keeps its cache in /tmp.
+COPY --from=install /app /app
+USER node
+EXPOSE 3000 3001 9101 9102
+CMD ["node_modules/.bin/tsx", "apps/read-api/src/main.ts"]

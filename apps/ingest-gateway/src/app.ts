@@ -1,0 +1,37 @@
+import type { Logger } from '@vt/logger';
+import { healthRouter, type ReadinessCheck } from '@vt/service-runtime';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { Registry } from 'prom-client';
+
+export interface IngestGatewayDeps {
+  logger: Logger;
+  registry: Registry;
+  readinessChecks: ReadinessCheck[];
+  isClosing: () => boolean;
+}
+
+/**
+ * The gateway's HTTP surface. Every answer is JSON with `{error, hint, reason}` on a rejection,
+ * the shape the spec gives for the ingest and webhook endpoints.
+ */
+export function buildIngestGateway(deps: IngestGatewayDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
+
+  app.use((req, res) => {
+    res.status(404).json({
+      error: `No endpoint at ${req.method} ${req.path}`,
+      hint: 'Crawl batches go to POST /api/ingest/crawl/{propertyId}; leads to POST /api/webhooks/leads/{propertyId}.',
+      reason: 'not_found',
+    });
+  });
+  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+    deps.logger.error({ err }, 'unhandled error');
+    if (res.headersSent) return;
+    res.status(500).json({ error: 'Internal error', hint: 'Retry with backoff.', reason: 'internal_error' });
+  };
+  app.use(onError);
+  return app;
+}

@@ -1,0 +1,401 @@
+import { createHash } from 'node:crypto';
+import { AI_PLATFORMS } from '@vt/attribution';
+import type { OpsConfig } from '@vt/config';
+import { deriveApiKey, type IssuedApiKey } from '@vt/credentials';
+import {
+  addUtcDays,
+  formatUtcDay,
+  type Prisma,
+  type Response,
+  type ResponseCompetitorMention,
+  type ResponseSource,
+  utcDay,
+} from '@vt/db';
+import { OpsError } from '../ops-error.ts';
+import type { OpsContext } from './context.ts';
+import {
+  COMMON_SOURCES,
+  composeAnswer,
+  DEMO_ADHOC_TASKS,
+  DEMO_LABELS,
+  DEMO_PLANS,
+  DEMO_PROPERTIES,
+  DEMO_TEAM,
+  DEMO_USERS,
+  type DemoPropertySpec,
+  type DemoTaskStep,
+  fill,
+  MENTION_RATE,
+  pick,
+  type Rng,
+  shuffled,
+} from './demo-content.ts';
+import { connectionDetails, propertySummary } from './properties.ts';
+
+export const DEMO_TEAM_SLUG = 'demo';
+/** Days of collected answers, ending today (UTC). */
+export const DEMO_DAYS = 90;
+const DEMO_KEY_LABEL = 'demo-read-api-key';
+const INSERT_CHUNK = 1000;
+const MS_PER_HOUR = 3_600_000;
+const MS_PER_DAY = 24 * MS_PER_HOUR;
+
+type Tx = Prisma.TransactionClient;
+interface WorkRows {
+  prompts: Prisma.PromptCreateManyInput[];
+  competitors: Prisma.CompetitorCreateManyInput[];
+  plans: Prisma.ActionPlanCreateManyInput[];
+  tasks: Prisma.TaskCreateManyInput[];
+  taskLabels: Prisma.TaskLabelCreateManyInput[];
+}
+interface Answers {
+  responses: Response[];
+  sources: ResponseSource[];
+  mentions: ResponseCompetitorMention[];
+}
+const TABLES = [
+  'users',
+  'teams',
+  'memberships',
+  'properties',
+  'apiKeys',
+  'labels',
+  'prompts',
+  'competitors',
+  'actionPlans',
+  'tasks',
+  'taskLabels',
+  'responses',
+  'responseSources',
+  'competitorMentions',
+] as const;
+type TableName = (typeof TABLES)[number];
+/** Rows each table gained in this run: all zero when the demo data was already complete. */
+export type DemoSeedCounts = Record<TableName, number>;
+
+export interface DemoSeedResult {
+  team: { id: string; slug: string; name: string };
+  apiKey: { id: string; key: string; prefix: string };
+  properties: (ReturnType<typeof propertySummary> & ReturnType<typeof connectionDetails>)[];
+  days: { from: string; to: string };
+  counts: DemoSeedCounts;
+}
+
+/**
+ * The demo read key, derived from CRAWL_TOKEN_SECRET so it can be printed again on every run
+ * while only its hash is stored.
+ */
+export function demoApiKey(config: Pick<OpsConfig, 'CRAWL_TOKEN_SECRET'>): IssuedApiKey {
+  if (!config.CRAWL_TOKEN_SECRET) {
+    throw new OpsError('not_configured', 'CRAWL_TOKEN_SECRET is not set: the demo API key is derived from it.');
+  }
+  return deriveApiKey(config.CRAWL_TOKEN_SECRET, DEMO_KEY_LABEL);
+}
+
+/** sha256('vt-demo:' + name) shaped as a version-5 UUID: a name gives the same id on every run. */
+export function demoId(name: string): string {
+  const b = createHash('sha256').update(`vt-demo:${name}`).digest();
+  b.writeUInt8((b.readUInt8(6) & 0x0f) | 0x50, 6);
+  b.writeUInt8((b.readUInt8(8) & 0x3f) | 0x80, 8);
+  const h = b.subarray(0, 16).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** mulberry32, seeded from a name: the same name draws the same numbers on every run. */
+function rngFor(name: string): Rng {
+  let state = createHash('sha256').update(name).digest().readUInt32BE(0);
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Seeds the demo team: four people, three paid properties (one lapsed) and a free one, prompts,
+ * competitors, 90 days of answers on every platform, action plans and tasks, and the demo key.
+ * Every id is derived from a name and every insert skips existing rows, so a rerun adds nothing
+ * (on a later day it adds only the new days' answers). One transaction: all or nothing.
+ */
+export async function seedDemo(ctx: OpsContext, _options?: unknown): Promise<DemoSeedResult> {
+  const issued = demoApiKey(ctx.config);
+  const now = new Date();
+  const seeded = await ctx.db.$transaction((tx) => seedRows(tx, issued, now), { maxWait: 10_000, timeout: 300_000 });
+  const today = utcDay(now);
+  return {
+    team: { id: seeded.team.id, slug: seeded.team.slug, name: seeded.team.name },
+    apiKey: { id: seeded.apiKey.id, key: issued.key, prefix: seeded.apiKey.prefix },
+    properties: seeded.properties.map((p) => ({ ...propertySummary(p), ...connectionDetails(ctx, p) })),
+    days: { from: formatUtcDay(addUtcDays(today, 1 - DEMO_DAYS)), to: formatUtcDay(today) },
+    counts: seeded.counts,
+  };
+}
+
+/** createMany-style inserters in chunks of INSERT_CHUNK, counting the rows actually inserted. */
+function chunkedInserter(counts: DemoSeedCounts) {
+  return async <T>(table: TableName, rows: T[], createMany: (data: T[]) => Promise<{ count: number }>) => {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      counts[table] += (await createMany(rows.slice(i, i + INSERT_CHUNK))).count;
+    }
+  };
+}
+
+async function seedRows(tx: Tx, issued: IssuedApiKey, now: Date) {
+  const counts = Object.fromEntries(TABLES.map((table) => [table, 0])) as DemoSeedCounts;
+  const insert = chunkedInserter(counts);
+  const daysAgo = (days: number, hours = 0) => new Date(now.getTime() - days * MS_PER_DAY - hours * MS_PER_HOUR);
+
+  // People and the team are read back by their natural keys: they may predate the seed.
+  const people = DEMO_USERS.map((u) => ({ ...u, id: demoId(`user:${u.key}`) }));
+  const userRows = people.map(({ id, email, name }) => ({ id, email, name, createdAt: daysAgo(120) }));
+  await insert('users', userRows, (data) => tx.user.createMany({ data, skipDuplicates: true }));
+  const existingUsers = await tx.user.findMany({ where: { email: { in: people.map((u) => u.email) } } });
+  for (const person of people) person.id = existingUsers.find((row) => row.email === person.email)?.id ?? person.id;
+
+  const teamRow = { id: demoId('team'), slug: DEMO_TEAM_SLUG, ...DEMO_TEAM, createdAt: daysAgo(120) };
+  await insert('teams', [teamRow], (data) => tx.team.createMany({ data, skipDuplicates: true }));
+  const team = await tx.team.findUniqueOrThrow({ where: { slug: DEMO_TEAM_SLUG } });
+  const memberships = people.map((p) => ({
+    id: demoId(`member:${p.key}`),
+    teamId: team.id,
+    userId: p.id,
+    role: p.role,
+  }));
+  await insert('memberships', memberships, (data) => tx.membership.createMany({ data, skipDuplicates: true }));
+
+  const labels = DEMO_LABELS.map(({ name, color }) => ({ id: demoId(`label:${name}`), teamId: team.id, name, color }));
+  await insert('labels', labels, (data) => tx.label.createMany({ data, skipDuplicates: true }));
+  const labelIds = new Map((await tx.label.findMany({ where: { teamId: team.id } })).map((l) => [l.name, l.id]));
+
+  const apiKey = await upsertDemoKey(tx, team.id, people[0]?.id ?? null, issued, counts);
+
+  const propertyRows = DEMO_PROPERTIES.map(({ key, name, domain, brandTerms, plan, subscriptionStatus }) => {
+    const createdAt = daysAgo(DEMO_DAYS + 5);
+    return {
+      id: demoId(`property:${key}`),
+      teamId: team.id,
+      name,
+      domain,
+      brandTerms,
+      plan,
+      subscriptionStatus,
+      createdAt,
+    };
+  });
+  await insert('properties', propertyRows, (data) => tx.property.createMany({ data, skipDuplicates: true }));
+  const found = await tx.property.findMany({ where: { id: { in: propertyRows.map((p) => p.id) } } });
+  const properties = propertyRows.flatMap((p) => found.filter((row) => row.id === p.id));
+
+  const rows = { prompts: [], competitors: [], plans: [], tasks: [], taskLabels: [] } as WorkRows;
+  const answers: Answers = { responses: [], sources: [], mentions: [] };
+  DEMO_PROPERTIES.forEach((spec, index) => {
+    const propertyId = demoId(`property:${spec.key}`);
+    for (const [i, { text, tags, active = true }] of spec.prompts.entries()) {
+      rows.prompts.push({
+        id: demoId(`prompt:${spec.key}:${i}`),
+        propertyId,
+        text,
+        tags,
+        active,
+        createdAt: daysAgo(92, i),
+      });
+    }
+    for (const c of spec.competitors) {
+      rows.competitors.push({
+        id: demoId(`competitor:${spec.key}:${c.name}`),
+        propertyId,
+        ...c,
+        createdAt: daysAgo(92),
+      });
+    }
+    collectWork(spec, propertyId, { index, now, people: people.map((p) => p.id), labelIds }, rows);
+    collectAnswers(spec, propertyId, now, answers);
+  });
+
+  await insert('prompts', rows.prompts, (data) => tx.prompt.createMany({ data, skipDuplicates: true }));
+  await insert('competitors', rows.competitors, (data) => tx.competitor.createMany({ data, skipDuplicates: true }));
+  await insert('actionPlans', rows.plans, (data) => tx.actionPlan.createMany({ data, skipDuplicates: true }));
+  await insert('tasks', rows.tasks, (data) => tx.task.createMany({ data, skipDuplicates: true }));
+  await insert('taskLabels', rows.taskLabels, (data) => tx.taskLabel.createMany({ data, skipDuplicates: true }));
+  await insert('responses', answers.responses, (data) => bulkInsert(tx, 'responses', RESPONSE_COLUMNS, data));
+  await insert('responseSources', answers.sources, (data) => bulkInsert(tx, 'response_sources', SOURCE_COLUMNS, data));
+  await insert('competitorMentions', answers.mentions, (data) =>
+    bulkInsert(tx, 'response_competitor_mentions', MENTION_COLUMNS, data),
+  );
+  return { team, apiKey, properties, counts };
+}
+
+/**
+ * Action plans (paid properties only) with their steps, and ad-hoc tasks; the free property gets
+ * one ad-hoc task. Created times count back from `now`: fixed at the first run, since reruns skip.
+ */
+function collectWork(
+  spec: DemoPropertySpec,
+  propertyId: string,
+  { index, now, people, labelIds }: { index: number; now: Date; people: string[]; labelIds: Map<string, string> },
+  out: WorkRows,
+) {
+  const competitor = spec.competitors[0]?.name ?? 'the market leader';
+  const vars = { brand: spec.name, competitor, domain: spec.domain, topic: spec.topic };
+  const addTask = (id: string, task: DemoTaskStep, createdAt: Date, step?: { planId: string; stepNumber: number }) => {
+    out.tasks.push({
+      id,
+      propertyId,
+      ...step,
+      title: fill(task.title, vars),
+      description: fill(task.description, vars),
+      status: task.status,
+      priority: task.priority,
+      reviewState: task.reviewState,
+      dueDate: task.dueAfterDays === null ? null : addUtcDays(utcDay(createdAt), task.dueAfterDays),
+      assigneeId: task.assignee === null ? null : (people[task.assignee] ?? null),
+      createdAt,
+      updatedAt: new Date(Math.min(now.getTime(), createdAt.getTime() + 2 * MS_PER_DAY)),
+    });
+    for (const name of task.labels) {
+      const labelId = labelIds.get(name);
+      if (labelId) out.taskLabels.push({ taskId: id, labelId });
+    }
+  };
+  // Properties are staggered by a few hours so lists across them interleave rather than tie.
+  const ago = (days: number, hours: number) => new Date(now.getTime() - days * MS_PER_DAY - hours * MS_PER_HOUR);
+  const paid = spec.plan !== 'free';
+  for (const [n, plan] of (paid ? DEMO_PLANS : []).entries()) {
+    const planId = demoId(`plan:${spec.key}:${n}`);
+    const createdAt = ago(plan.createdDaysAgo, index * 3);
+    out.plans.push({ id: planId, propertyId, title: plan.title, summary: fill(plan.summary, vars), createdAt });
+    for (const [s, step] of plan.steps.entries()) {
+      const stepCreatedAt = new Date(createdAt.getTime() + (s + 1) * 60_000);
+      addTask(demoId(`task:${spec.key}:plan${n}:${s + 1}`), step, stepCreatedAt, { planId, stepNumber: s + 1 });
+    }
+  }
+  for (const [t, task] of (paid ? DEMO_ADHOC_TASKS : DEMO_ADHOC_TASKS.slice(0, 1)).entries()) {
+    addTask(demoId(`task:${spec.key}:adhoc:${t}`), task, ago(task.createdDaysAgo, index * 3 + t));
+  }
+}
+
+/** The key row follows the current secret: a changed CRAWL_TOKEN_SECRET re-points it. */
+async function upsertDemoKey(
+  tx: Tx,
+  teamId: string,
+  ownerId: string | null,
+  issued: IssuedApiKey,
+  counts: DemoSeedCounts,
+) {
+  const id = demoId('api-key');
+  const existing = await tx.apiKey.findUnique({ where: { id } });
+  if (!existing) {
+    counts.apiKeys += 1;
+    return tx.apiKey.create({
+      data: {
+        id,
+        teamId,
+        name: 'Demo key',
+        keyHash: issued.hash,
+        prefix: issued.prefix,
+        access: 'read',
+        allProperties: true,
+        createdById: ownerId,
+      },
+    });
+  }
+  if (existing.keyHash === issued.hash) return existing;
+  return tx.apiKey.update({ where: { id }, data: { keyHash: issued.hash, prefix: issued.prefix } });
+}
+
+// The answer tables take ~50k rows; createMany spends seconds building statements of thousands of
+// scalar parameters, so these go through unnest(): one array parameter per column.
+// "column:type" in table order; each row field is its column's name in camelCase.
+const RESPONSE_COLUMNS =
+  'id:uuid property_id:uuid prompt_id:uuid model:text day:date mentioned:boolean ' +
+  'matched_term:text position:int sentiment:float8 excerpt:text text:text collected_at:timestamptz';
+const SOURCE_COLUMNS = 'response_id:uuid ordinal:int url:text domain:text property_id:uuid day:date model:text';
+const MENTION_COLUMNS = 'response_id:uuid competitor_id:uuid position:int property_id:uuid day:date model:text';
+
+/** INSERT … SELECT FROM unnest(…) ON CONFLICT DO NOTHING; resolves with the rows inserted. */
+async function bulkInsert(tx: Tx, table: string, columnSpec: string, rows: object[]) {
+  const columns = columnSpec.split(' ').map((pair) => {
+    const [column = '', type = ''] = pair.split(':');
+    return { column, type, field: column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()) };
+  });
+  const params = columns.map(({ field }) =>
+    rows.map((row) => {
+      const value = (row as Record<string, unknown>)[field];
+      return value instanceof Date ? value.toISOString() : value;
+    }),
+  );
+  const sql =
+    `INSERT INTO ${table} (${columns.map((c) => c.column).join(', ')}) ` +
+    `SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')}) ON CONFLICT DO NOTHING`;
+  return { count: await tx.$executeRawUnsafe(sql, ...params) };
+}
+
+const domainCache = new Map<string, string>();
+function domainOf(url: string): string {
+  let domain = domainCache.get(url);
+  if (domain === undefined) {
+    domain = new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+    domainCache.set(url, domain);
+  }
+  return domain;
+}
+
+/** One answer per active prompt, platform and day, with its cited sources and competitor mentions. */
+function collectAnswers(spec: DemoPropertySpec, propertyId: string, now: Date, out: Answers) {
+  const today = utcDay(now);
+  const pool = [...spec.sources, ...COMMON_SOURCES];
+  spec.prompts.forEach((prompt, pi) => {
+    if (prompt.active === false) return;
+    const promptId = demoId(`prompt:${spec.key}:${pi}`);
+    const promptBias = (rngFor(`bias:${spec.key}:${pi}`)() - 0.5) * 0.2;
+    for (let d = 0; d < DEMO_DAYS; d++) {
+      const day = addUtcDays(today, d + 1 - DEMO_DAYS);
+      const dayText = formatUtcDay(day);
+      // Visibility improves slowly over the window, as a demo of a working action plan should.
+      const trend = (d / (DEMO_DAYS - 1) - 0.5) * 0.1;
+      for (const { id: model } of AI_PLATFORMS) {
+        const rng = rngFor(`response:${spec.key}:${pi}:${model}:${dayText}`);
+        const rate = Math.min(0.9, Math.max(0.1, (MENTION_RATE[model] ?? 0.5) + promptBias + trend));
+        const answer = composeAnswer(rng, spec, prompt.text, model, rng() < rate);
+        const responseId = demoId(`response:${spec.key}:${pi}:${model}:${dayText}`);
+        const collectedWithin = Math.min(MS_PER_DAY - 1, now.getTime() - day.getTime());
+        out.responses.push({
+          id: responseId,
+          propertyId,
+          promptId,
+          model,
+          day,
+          mentioned: answer.matchedTerm !== null,
+          matchedTerm: answer.matchedTerm,
+          position: answer.position,
+          sentiment: answer.sentiment,
+          excerpt: answer.excerpt,
+          text: answer.text,
+          collectedAt: new Date(day.getTime() + Math.floor(rng() * collectedWithin)),
+        });
+        // 1-4 cited pages; the brand's own site now and then, more often when it was mentioned.
+        const cited = shuffled(rng, pool).slice(0, 1 + Math.floor(rng() * 4));
+        if (rng() < (answer.matchedTerm ? 0.35 : 0.1)) {
+          const ownPage = `https://www.${spec.domain}${pick(rng, spec.ownPaths)}`;
+          cited.splice(Math.floor(rng() * (cited.length + 1)), 0, ownPage);
+        }
+        for (const [ordinal, url] of cited.slice(0, 4).entries()) {
+          out.sources.push({ responseId, ordinal, url, domain: domainOf(url), propertyId, day, model });
+        }
+        for (const mention of answer.competitorPositions) {
+          const competitor = spec.competitors[mention.competitor];
+          if (!competitor) continue;
+          out.mentions.push({
+            responseId,
+            competitorId: demoId(`competitor:${spec.key}:${competitor.name}`),
+            position: mention.position,
+            propertyId,
+            day,
+            model,
+          });
+        }
+      }
+    }
+  });
+}

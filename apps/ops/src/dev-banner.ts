@@ -1,0 +1,63 @@
+import type { DevStartConfig } from '@vt/config';
+
+export interface BannerInput {
+  config: DevStartConfig;
+  migrationsApplied: string[];
+  demoKey: string | null;
+  demoProperty: {
+    domain: string;
+    crawl: { ingestUrl: string; token: string | null };
+    webhook: { url: string; signingSecret: string | null };
+  } | null;
+}
+
+/** What `pnpm start` prints once every app is ready: where things are and lines to paste. */
+export function printBanner({ config, demoKey, demoProperty }: BannerInput) {
+  const api = `http://localhost:${config.READ_API_PORT}`;
+  const ingest = `http://localhost:${config.INGEST_GATEWAY_PORT}`;
+  const lines = [
+    '',
+    'AI visibility tracking is running.',
+    `  read API        ${api}   (OpenAPI: ${api}/openapi.json)`,
+    `  ingest gateway  ${ingest}`,
+    `  crawl worker    http://localhost:${config.CRAWL_WORKER_METRICS_PORT}/metrics`,
+    `  lead worker     http://localhost:${config.LEAD_WORKER_METRICS_PORT}/metrics`,
+    '',
+  ];
+  if (demoKey) {
+    lines.push(
+      `Demo API key: ${demoKey}`,
+      '',
+      'Read API:',
+      `  curl -s -H "Authorization: Bearer ${demoKey}" "${api}/v1/responses?limit=5"`,
+      `  curl -s -H "Authorization: Bearer ${demoKey}" "${api}/v1/tasks"`,
+      '',
+    );
+  }
+  if (demoProperty?.crawl.token) {
+    const event = JSON.stringify({
+      timestamp: new Date().toISOString(),
+      host: demoProperty.domain,
+      path: '/pricing',
+      userAgent:
+        'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)',
+      statusCode: 200,
+    });
+    lines.push(
+      'Crawl ingest (one NDJSON line):',
+      `  echo '${event}' | curl -s -X POST -H "Authorization: Bearer ${demoProperty.crawl.token}" -H "Content-Type: application/x-ndjson" --data-binary @- ${demoProperty.crawl.ingestUrl}`,
+      '',
+    );
+  }
+  if (demoProperty?.webhook.signingSecret) {
+    lines.push(
+      'Lead webhook (signed with openssl):',
+      `  BODY='{"contact":"ada@example.com","email":"ada@example.com","referrer":"https://chatgpt.com/"}'; TS=$(date +%s); ID=lead-$TS; \\`,
+      `  SIG=$(printf '%s' "$ID.$TS.$BODY" | openssl dgst -sha256 -hmac '${demoProperty.webhook.signingSecret}' | sed 's/^.* //'); \\`,
+      `  curl -s -X POST -H "Content-Type: application/json" -H "x-webhook-id: $ID" -H "x-webhook-timestamp: $TS" -H "x-webhook-signature: $SIG" --data-binary "$BODY" ${demoProperty.webhook.url}`,
+      '',
+    );
+  }
+  lines.push('Operator CLI: pnpm ops --help    Stop: Ctrl-C', '');
+  process.stdout.write(lines.join('\n'));
+}

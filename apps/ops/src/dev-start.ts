@@ -1,0 +1,152 @@
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import { ConfigError, type DevStartConfig, devStartConfigSchema, parseConfig } from '@vt/config';
+import { createPrismaClient } from '@vt/db';
+import concurrently from 'concurrently';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { migrateDatabase } from './commands/database.ts';
+import { DEMO_TEAM_SLUG, demoApiKey, seedDemo } from './commands/demo-seed.ts';
+import { connectionDetails } from './commands/properties.ts';
+import { printBanner } from './dev-banner.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ENV_FILE = `${ROOT}.env`;
+const APPS = ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api'] as const;
+
+/**
+ * `pnpm start`: the whole system on one machine, in one terminal. Reads ./.env (creating the two
+ * deployment secrets there on first run, so tokens survive restarts), checks Postgres and Redis,
+ * creates and migrates the database, seeds the demo data into an empty database, starts every app
+ * with prefixed logs and prints how to try each endpoint.
+ */
+export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> {
+  const env = loadDotEnv(processEnv);
+  let config: DevStartConfig;
+  try {
+    config = parseConfig('pnpm start', devStartConfigSchema, env);
+  } catch (err) {
+    if (err instanceof ConfigError) return exitWith(err.message);
+    throw err;
+  }
+  await checkDependencies(config);
+
+  const migration = await migrateDatabase(config.DATABASE_URL);
+  const db = createPrismaClient({ ...config, DATABASE_POOL_MAX: 2 }, 'ops');
+  const ctx = { db, config };
+  try {
+    if ((await db.team.count()) === 0) {
+      log('empty database: seeding the demo team');
+      await seedDemo(ctx);
+    }
+    const demoTeam = await db.team.findUnique({ where: { slug: DEMO_TEAM_SLUG } });
+    const demoProperty = demoTeam
+      ? await db.property.findFirst({
+          where: { teamId: demoTeam.id, plan: { not: 'free' }, subscriptionStatus: 'active' },
+          orderBy: { name: 'asc' },
+        })
+      : null;
+    const banner = {
+      config,
+      migrationsApplied: migration.applied,
+      demoKey: demoTeam ? demoApiKey(config).key : null,
+      demoProperty: demoProperty ? { ...connectionDetails(ctx, demoProperty), domain: demoProperty.domain } : null,
+    };
+    await db.$disconnect();
+
+    const tsx = fileURLToPath(import.meta.resolve('tsx'));
+    const { commands, result } = concurrently(
+      APPS.map((app) => ({
+        name: app,
+        command: `"${process.execPath}" --import "${tsx}" apps/${app}/src/main.ts`,
+        env,
+      })),
+      { cwd: ROOT, prefix: 'name', killOthersOn: ['failure'], prefixColors: ['cyan', 'magenta', 'yellow', 'green'] },
+    );
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.on(signal, () => {
+        for (const command of commands) command.kill(signal);
+      });
+    }
+    await waitUntilHealthy(config);
+    printBanner(banner);
+    await result.then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  } finally {
+    await db.$disconnect();
+  }
+}
+
+function log(message: string) {
+  process.stdout.write(`[start] ${message}\n`);
+}
+
+function exitWith(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+/** process env wins over .env; missing deployment secrets are generated once and kept in .env. */
+function loadDotEnv(processEnv: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const fromFile = existsSync(ENV_FILE) ? parseEnv(readFileSync(ENV_FILE, 'utf8')) : {};
+  const env: Record<string, string | undefined> = { ...fromFile, ...processEnv };
+  for (const name of ['CRAWL_TOKEN_SECRET', 'WEBHOOK_SIGNING_KEY']) {
+    if (env[name]) continue;
+    env[name] = randomBytes(32).toString('base64url');
+    appendFileSync(ENV_FILE, `${name}=${env[name]}\n`, { mode: 0o600 });
+    log(`generated ${name} and saved it in .env (keep it: tokens and webhook secrets derive from it)`);
+  }
+  return env;
+}
+
+async function checkDependencies(config: DevStartConfig) {
+  const pgUrl = new URL(config.DATABASE_URL);
+  pgUrl.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: pgUrl.toString(), connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+  } catch (err) {
+    exitWith(
+      `Postgres is not reachable at ${pgUrl.host} (${(err as Error).message}). Start it, for example: docker compose up -d postgres redis`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 3000 });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    exitWith(
+      `Redis is not reachable at ${new URL(config.REDIS_URL).host} (${(err as Error).message}). Start it, for example: docker compose up -d postgres redis`,
+    );
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function waitUntilHealthy(config: DevStartConfig, timeoutMs = 60_000) {
+  const ports = [
+    config.INGEST_GATEWAY_PORT,
+    config.CRAWL_WORKER_METRICS_PORT,
+    config.LEAD_WORKER_METRICS_PORT,
+    config.READ_API_PORT,
+  ];
+  const deadline = Date.now() + timeoutMs;
+  for (const port of ports) {
+    for (;;) {
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (Date.now() > deadline) return log(`port ${port} is not ready after ${timeoutMs / 1000}s; see the logs above`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}

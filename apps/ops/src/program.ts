@@ -1,0 +1,157 @@
+import { ConfigError, opsConfigSchema, parseConfig } from '@vt/config';
+import { createPrismaClient } from '@vt/db';
+import { Command, CommanderError } from 'commander';
+import { createApiKey, revokeApiKey } from './commands/api-keys.ts';
+import type { OpsContext } from './commands/context.ts';
+import { disconnectCrawl, reconnectCrawl, rotateCrawlToken } from './commands/crawl-connection.ts';
+import { migrateDatabase } from './commands/database.ts';
+import { seedDemo } from './commands/demo-seed.ts';
+import { configReference, writeConfigReference } from './commands/docs-config.ts';
+import { createProperty, setPropertyPlan, showProperty } from './commands/properties.ts';
+import { addTeamMember, createTeam, createUser } from './commands/teams.ts';
+import { OpsError } from './ops-error.ts';
+
+export interface ProgramIo {
+  env: Record<string, string | undefined>;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+type CommandFn = (ctx: OpsContext, options: Record<string, unknown>) => Promise<unknown>;
+
+/**
+ * The operator CLI. Every command prints one JSON object: compact with --json (for scripts),
+ * indented without. A failure prints `{error: {code, message}}` and sets exit code 1.
+ */
+export function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => number } {
+  let exitCode = 0;
+  const program = new Command('ops')
+    .description('Operator CLI of the AI visibility tracking service')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+
+  const print = (json: boolean, value: unknown) => io.stdout(`${JSON.stringify(value, null, json ? 0 : 2)}\n`);
+  const fail = (json: boolean, code: string, message: string) => {
+    exitCode = 1;
+    if (json) print(true, { error: { code, message } });
+    else io.stderr(`error (${code}): ${message}\n`);
+  };
+
+  /** Runs a command function with a database connection, printing its result or its error. */
+  const action = (fn: CommandFn) => async (options: Record<string, unknown>) => {
+    const { json = false, ...rest } = options;
+    let ctx: OpsContext | undefined;
+    try {
+      const config = parseConfig('ops', opsConfigSchema, io.env);
+      ctx = { config, db: createPrismaClient({ ...config, DATABASE_POOL_MAX: 2 }, 'ops') };
+      print(Boolean(json), await fn(ctx, rest));
+    } catch (err) {
+      if (err instanceof OpsError) fail(Boolean(json), err.code, err.message);
+      else if (err instanceof ConfigError) fail(Boolean(json), 'invalid_config', err.message);
+      else fail(Boolean(json), 'internal_error', (err as Error).message);
+    } finally {
+      await ctx?.db.$disconnect();
+    }
+  };
+
+  const sub = (parent: Command, name: string, description: string) =>
+    parent.command(name).description(description).option('--json', 'print one compact JSON object');
+
+  const user = program.command('user').description('users');
+  sub(user, 'create', 'create a user (or return the existing one)')
+    .requiredOption('--email <email>')
+    .requiredOption('--name <name>')
+    .action(action(createUser));
+
+  const team = program.command('team').description('teams and members');
+  sub(team, 'create', 'create a team; its owner is created if missing')
+    .requiredOption('--name <name>')
+    .requiredOption('--slug <slug>')
+    .requiredOption('--owner-email <email>')
+    .action(action(createTeam));
+  sub(team, 'add-member', 'add a user to a team, or change their role')
+    .requiredOption('--team <slug>')
+    .requiredOption('--email <email>')
+    .requiredOption('--role <role>', 'owner | admin | member')
+    .action(action(addTeamMember));
+
+  const property = program.command('property').description('properties (tracked brands)');
+  sub(property, 'create', 'create a property; prints its crawl ingest and lead webhook credentials')
+    .requiredOption('--team <slug>')
+    .requiredOption('--name <name>')
+    .requiredOption('--domain <domain>')
+    .requiredOption('--plan <plan>', 'free | starter | growth | scale')
+    .option('--brand-term <term...>', 'brand terms to match in answers (default: the name)')
+    .action(action(createProperty));
+  sub(property, 'set-plan', 'change the plan; --lapsed marks the subscription lapsed')
+    .requiredOption('--property <id>')
+    .requiredOption('--plan <plan>', 'free | starter | growth | scale')
+    .option('--lapsed', 'the subscription has lapsed')
+    .action(action(setPropertyPlan));
+  sub(property, 'show', 'show a property and its connection details (setup dialog)')
+    .requiredOption('--property <id>')
+    .action(action(showProperty));
+
+  const key = program.command('key').description('read API keys');
+  sub(key, 'create', 'create a key; the full key is printed this once')
+    .requiredOption('--team <slug>')
+    .option('--name <name>')
+    .option('--access <access>', 'read | write')
+    .option('--property <id...>', 'scope the key to these properties (default: all of the team)')
+    .action(action(createApiKey));
+  sub(key, 'revoke', 'revoke a key').requiredOption('--id <id>').action(action(revokeApiKey));
+
+  const crawl = program.command('crawl').description('crawl ingest connection');
+  sub(crawl, 'rotate-token', 'issue a new crawl token; the old one stops working at once')
+    .requiredOption('--property <id>')
+    .action(action(rotateCrawlToken));
+  sub(crawl, 'disconnect', 'switch crawl ingestion off')
+    .requiredOption('--property <id>')
+    .action(action(disconnectCrawl));
+  sub(crawl, 'reconnect', 'switch crawl ingestion back on')
+    .requiredOption('--property <id>')
+    .action(action(reconnectCrawl));
+
+  const demo = program.command('demo').description('demo data');
+  sub(demo, 'seed', 'create the demo team and data (idempotent); prints the demo API key').action(action(seedDemo));
+
+  const db = program.command('db').description('database');
+  sub(db, 'migrate', 'create the database if missing and apply pending migrations').action(async (options) => {
+    try {
+      const config = parseConfig('ops', opsConfigSchema, io.env);
+      print(Boolean(options.json), await migrateDatabase(config.DATABASE_URL));
+    } catch (err) {
+      fail(
+        Boolean(options.json),
+        err instanceof ConfigError ? 'invalid_config' : 'migration_failed',
+        (err as Error).message,
+      );
+    }
+  });
+
+  const docs = program.command('docs').description('generated documentation');
+  sub(docs, 'config', 'the configuration reference (markdown), from the config schemas')
+    .option('--write <readme>', 'replace the reference between the config markers of this file')
+    .action((options) => {
+      if (options.write) print(Boolean(options.json), writeConfigReference(options.write));
+      else if (options.json) print(true, { markdown: configReference() });
+      else io.stdout(configReference());
+    });
+
+  return {
+    program,
+    exitCode: () => exitCode,
+  };
+}
+
+/** Parses argv and runs; resolves with the process exit code. */
+export async function runOpsProgram(argv: string[], io: ProgramIo): Promise<number> {
+  const { program, exitCode } = buildOpsProgram(io);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    throw err;
+  }
+  return exitCode();
+}

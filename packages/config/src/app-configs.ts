@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import {
+  crawlTokenSecretEnv,
+  crawlWorkerPortEnv,
+  databaseEnv,
+  hostEnv,
+  ingestGatewayPortEnv,
+  leadWorkerPortEnv,
+  logEnv,
+  positiveInt,
+  readApiPortEnv,
+  redisEnv,
+  shutdownEnv,
+  webhookSigningKeyEnv,
+} from './env-fragments.ts';
+
+// Every app's environment contract, in one place so the README's configuration table, the
+// docker-compose check and the apps themselves read the same schemas.
+
+export const ingestGatewayConfigSchema = z.object({
+  ...ingestGatewayPortEnv,
+  ...hostEnv,
+  ...databaseEnv,
+  ...redisEnv,
+  ...logEnv,
+  ...shutdownEnv,
+  ...crawlTokenSecretEnv,
+  ...webhookSigningKeyEnv,
+});
+export type IngestGatewayConfig = z.output<typeof ingestGatewayConfigSchema>;
+
+export const readApiConfigSchema = z.object({
+  ...readApiPortEnv,
+  ...hostEnv,
+  RATE_LIMIT_PER_MINUTE: positiveInt(100).describe('Read API requests per minute per API key.'),
+  ...databaseEnv,
+  ...redisEnv,
+  ...logEnv,
+  ...shutdownEnv,
+});
+export type ReadApiConfig = z.output<typeof readApiConfigSchema>;
+
+export const crawlWorkerConfigSchema = z.object({
+  ...crawlWorkerPortEnv,
+  CRAWL_WORKER_CONCURRENCY: positiveInt(4).describe('Crawl batch jobs this process handles at once.'),
+  ...hostEnv,
+  ...databaseEnv,
+  ...redisEnv,
+  ...logEnv,
+  ...shutdownEnv,
+});
+export type CrawlWorkerConfig = z.output<typeof crawlWorkerConfigSchema>;
+
+export const leadWorkerConfigSchema = z.object({
+  ...leadWorkerPortEnv,
+  LEAD_WORKER_CONCURRENCY: positiveInt(4).describe('Lead jobs this process handles at once.'),
+  ...hostEnv,
+  ...databaseEnv,
+  ...redisEnv,
+  ...logEnv,
+  ...shutdownEnv,
+});
+export type LeadWorkerConfig = z.output<typeof leadWorkerConfigSchema>;
+
+const publicUrl = (fallback: string) =>
+  z
+    .string()
+    .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), 'must be an http(s) URL')
+    .default(fallback)
+    .transform((v) => v.replace(/\/+$/, ''));
+
+export const opsConfigSchema = z.object({
+  ...databaseEnv,
+  ...redisEnv,
+  ...logEnv,
+  ...crawlTokenSecretEnv,
+  ...webhookSigningKeyEnv,
+  PUBLIC_INGEST_URL: publicUrl('http://localhost:3001').describe(
+    'Public base URL of the ingest gateway, used in the crawl ingest and lead webhook URLs ops prints.',
+  ),
+  PUBLIC_API_URL: publicUrl('http://localhost:3000').describe(
+    'Public base URL of the read API, used in what ops prints.',
+  ),
+});
+export type OpsConfig = z.output<typeof opsConfigSchema>;
+
+/** `pnpm start` also needs every app's port, to wait for them and print their URLs. */
+export const devStartConfigSchema = opsConfigSchema.extend({
+  ...readApiPortEnv,
+  ...ingestGatewayPortEnv,
+  ...crawlWorkerPortEnv,
+  ...leadWorkerPortEnv,
+});
+export type DevStartConfig = z.output<typeof devStartConfigSchema>;
+
+/** The apps and their schemas, in the order the README lists them. */
+export const APP_CONFIG_SCHEMAS = {
+  'ingest-gateway': ingestGatewayConfigSchema,
+  'crawl-worker': crawlWorkerConfigSchema,
+  'lead-worker': leadWorkerConfigSchema,
+  'read-api': readApiConfigSchema,
+  ops: opsConfigSchema,
+} as const;

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+// Shared pieces of the apps' config schemas. Each app composes the ones it needs
+// (`z.object({...databaseEnv, ...redisEnv, PORT: port(3000)})`), so a variable has one
+// name, one parser and one description everywhere.
+
+export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const booleanFlag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+const postgresUrl = z
+  .string()
+  .refine((v) => /^postgres(ql)?:\/\//.test(v) && URL.canParse(v), 'must be a postgresql:// URL');
+
+const redisUrl = z
+  .string()
+  .refine((v) => /^rediss?:\/\//.test(v) && URL.canParse(v), 'must be a redis:// or rediss:// URL');
+
+export const databaseEnv = {
+  DATABASE_URL: postgresUrl
+    .default('postgresql://postgres@127.0.0.1:5432/visibility')
+    .describe('Postgres connection URL.'),
+  DATABASE_POOL_MAX: positiveInt(10).describe('Most Postgres connections this process opens.'),
+  DATABASE_CONNECT_TIMEOUT_MS: positiveInt(5000).describe(
+    'How long to wait for a Postgres connection (pool checkout included) before failing.',
+  ),
+  DATABASE_IDLE_TIMEOUT_MS: positiveInt(30000).describe('Idle Postgres connections are closed after this long.'),
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(30000).describe('Postgres statement_timeout for this process.'),
+};
+
+export const redisEnv = {
+  REDIS_URL: redisUrl.default('redis://127.0.0.1:6379').describe('Redis connection URL (BullMQ queues).'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^\{[A-Za-z0-9_.:-]{1,64}\}$/, 'must be a Redis Cluster hash tag such as {vt}')
+    .default('{vt}')
+    .describe('Prefix of every BullMQ key; a {hash tag} keeps a queue on one Redis Cluster slot.'),
+};
+
+export const logEnv = {
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('pino log level.'),
+};
+
+export const shutdownEnv = {
+  SHUTDOWN_TIMEOUT_MS: positiveInt(15000).describe(
+    'On SIGTERM, in-flight work gets this long to finish before the process exits anyway.',
+  ),
+};
+
+export const crawlTokenSecretEnv = {
+  CRAWL_TOKEN_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe('Deployment secret crawl ingest tokens are derived from. Unset: crawl ingest answers 503.'),
+};
+
+export const webhookSigningKeyEnv = {
+  WEBHOOK_SIGNING_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe('Deployment key lead webhook signing secrets are derived from. Unset: the webhook answers 503.'),
+};
+
+export const hostEnv = {
+  HOST: z.string().default('0.0.0.0').describe('Interface the HTTP servers bind to.'),
+};
+
+// The apps' ports, named per app so one .env can configure the whole system (`pnpm start`).
+export const readApiPortEnv = {
+  READ_API_PORT: port(3000).describe('Port of the read API (/v1, /openapi.json).'),
+};
+export const ingestGatewayPortEnv = {
+  INGEST_GATEWAY_PORT: port(3001).describe('Port of the ingest gateway (crawl ingest, lead webhook).'),
+};
+export const crawlWorkerPortEnv = {
+  CRAWL_WORKER_METRICS_PORT: port(9101).describe('Port of the crawl-worker /healthz, /readyz and /metrics server.'),
+};
+export const leadWorkerPortEnv = {
+  LEAD_WORKER_METRICS_PORT: port(9102).describe('Port of the lead-worker /healthz, /readyz and /metrics server.'),
+};

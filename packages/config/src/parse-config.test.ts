@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  APP_CONFIG_SCHEMAS,
+  ConfigError,
+  describeConfig,
+  ingestGatewayConfigSchema,
+  parseConfig,
+  readApiConfigSchema,
+} from './index.ts';
+
+describe('parseConfig', () => {
+  it('applies the documented defaults when nothing is set', () => {
+    const config = parseConfig('read-api', readApiConfigSchema, {});
+    expect(config.READ_API_PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBe('postgresql://postgres@127.0.0.1:5432/visibility');
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.QUEUE_PREFIX).toBe('{vt}');
+    expect(config.DATABASE_POOL_MAX).toBe(10);
+  });
+
+  it('names every bad variable in the message', () => {
+    try {
+      parseConfig('read-api', readApiConfigSchema, { READ_API_PORT: 'eighty', DATABASE_POOL_MAX: '-1' });
+      expect.unreachable('should have thrown');
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      const message = (err as ConfigError).message;
+      expect(message).toContain('read-api: invalid configuration');
+      expect(message).toContain('READ_API_PORT');
+      expect(message).toContain('"eighty"');
+      expect(message).toContain('DATABASE_POOL_MAX');
+      expect((err as ConfigError).issues.map((i) => i.variable).sort()).toEqual(['DATABASE_POOL_MAX', 'READ_API_PORT']);
+    }
+  });
+
+  it('never echoes a secret or a URL that may hold a password', () => {
+    const run = () =>
+      parseConfig('ingest-gateway', ingestGatewayConfigSchema, {
+        CRAWL_TOKEN_SECRET: 'short-secret',
+        DATABASE_URL: 'mysql://root:hunter2@db/x',
+      });
+    expect(run).toThrow(/CRAWL_TOKEN_SECRET/);
+    expect(run).toThrow(/DATABASE_URL/);
+    expect(run).not.toThrow(/short-secret/);
+    expect(run).not.toThrow(/hunter2/);
+  });
+
+  it('treats an empty value as unset, so `PORT=` in a .env file falls back to the default', () => {
+    const config = parseConfig('read-api', readApiConfigSchema, { READ_API_PORT: '' });
+    expect(config.READ_API_PORT).toBe(3000);
+  });
+
+  it('refuses a queue prefix that is not a Redis Cluster hash tag', () => {
+    expect(() => parseConfig('read-api', readApiConfigSchema, { QUEUE_PREFIX: 'vt' })).toThrow(/QUEUE_PREFIX/);
+  });
+
+  it('reports a required variable that is missing as not set', () => {
+    const schema = z.object({ NEEDED: z.string() });
+    expect(() => parseConfig('x', schema, {})).toThrow(/NEEDED: is required but not set/);
+  });
+});
+
+describe('describeConfig', () => {
+  it('lists every variable of every app with its default and a description', () => {
+    for (const schema of Object.values(APP_CONFIG_SCHEMAS)) {
+      const variables = describeConfig(schema);
+      expect(variables.map((v) => v.name).sort()).toEqual(Object.keys(schema.shape).sort());
+      for (const v of variables) expect(v.description, v.name).not.toBe('');
+    }
+    const gateway = describeConfig(ingestGatewayConfigSchema);
+    expect(gateway.find((v) => v.name === 'INGEST_GATEWAY_PORT')?.default).toBe('3001');
+    expect(gateway.find((v) => v.name === 'CRAWL_TOKEN_SECRET')?.default).toBeUndefined();
+  });
+});

@@ -1,0 +1,12 @@
+export {
+  API_KEY_PREFIX,
+  deriveApiKey,
+  generateApiKey,
+  hashApiKey,
+  type IssuedApiKey,
+  isWellFormedApiKey,
+  visibleKeyPrefix,
+} from './api-key.ts';
+export { constantTimeEqual } from './constant-time.ts';
+export { deriveCrawlToken, verifyCrawlToken } from './crawl-token.ts';
+export { deriveWebhookSecret, signWebhookPayload, verifyWebhookSignature } from './webhook-secret.ts';

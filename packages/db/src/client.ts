@@ -1,0 +1,27 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/prisma/client.ts';
+
+export interface DatabaseConfig {
+  DATABASE_URL: string;
+  DATABASE_POOL_MAX: number;
+  DATABASE_CONNECT_TIMEOUT_MS: number;
+  DATABASE_IDLE_TIMEOUT_MS: number;
+  DATABASE_STATEMENT_TIMEOUT_MS: number;
+}
+
+/**
+ * A Prisma client over a pg pool sized and timed from config. The pg defaults are a trap for a
+ * service: no connection timeout (a request waits forever for a pooled connection when Postgres
+ * is down or the pool is exhausted) and no statement timeout.
+ */
+export function createPrismaClient(config: DatabaseConfig, applicationName = 'vt'): PrismaClient {
+  const adapter = new PrismaPg({
+    connectionString: config.DATABASE_URL,
+    max: config.DATABASE_POOL_MAX,
+    connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: config.DATABASE_IDLE_TIMEOUT_MS,
+    statement_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    application_name: applicationName,
+  });
+  return new PrismaClient({ adapter });
+}

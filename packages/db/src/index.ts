@@ -1,0 +1,5 @@
+export { createPrismaClient, type DatabaseConfig } from './client.ts';
+export { databaseNameOf, dropDatabase, ensureDatabaseExists } from './database-admin.ts';
+export * from './generated/prisma/client.ts';
+export { type AppliedMigration, applyMigrations, listMigrations } from './migrate.ts';
+export { addUtcDays, formatUtcDay, parseUtcDay, utcDay } from './utc-day.ts';

@@ -1,0 +1,10 @@
+export {
+  closeRedisConnection,
+  createProducerConnection,
+  createWorkerConnection,
+  type RedisConnectionOptions,
+} from './connections.ts';
+export { type CrawlBatchJobData, crawlBatchJob, jobContracts, type LeadJobData, leadJob } from './job-contracts.ts';
+export { createQueue, enqueue } from './producer.ts';
+export { QUEUE_NAMES, type QueueName } from './queue-names.ts';
+export { createJobWorker } from './worker.ts';

@@ -1,0 +1,36 @@
+import { type Job, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { z } from 'zod';
+
+interface JobContract<S extends z.ZodType> {
+  queue: string;
+  name: string;
+  schema: S;
+}
+
+export interface JobWorkerOptions<S extends z.ZodType> {
+  contract: JobContract<S>;
+  connection: Redis;
+  prefix: string;
+  concurrency: number;
+  /** The processor: a plain async function of the parsed payload, testable without Redis. */
+  handle: (data: z.output<S>, job: Job) => Promise<void>;
+  onUnknownJob: (job: Job) => void;
+}
+
+/** The thin BullMQ shell around a processor: parse the payload with the contract's schema, then handle. */
+export function createJobWorker<S extends z.ZodType>(options: JobWorkerOptions<S>): Worker {
+  const { contract, handle } = options;
+  return new Worker(
+    contract.queue,
+    async (job) => {
+      if (job.name !== contract.name) {
+        // An unknown job name is logged and completed: retrying it cannot help.
+        options.onUnknownJob(job);
+        return;
+      }
+      await handle(contract.schema.parse(job.data), job);
+    },
+    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency, autorun: false },
+  );
+}

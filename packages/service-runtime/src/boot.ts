@@ -1,0 +1,41 @@
+import { ConfigError, parseConfig } from '@vt/config';
+import { createLogger, type Logger } from '@vt/logger';
+import type { z } from 'zod';
+import { runService, type Service } from './lifecycle.ts';
+
+interface BaseConfig {
+  LOG_LEVEL: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  SHUTDOWN_TIMEOUT_MS: number;
+}
+
+/**
+ * The whole of an app's main.ts: parse config once (a bad variable stops the app with a message
+ * naming it, exit code 78 as sysexits' EX_CONFIG), build the logger, start, stop on SIGTERM/SIGINT.
+ */
+export function bootApp<S extends z.ZodObject>(
+  name: string,
+  schema: S,
+  start: (config: z.output<S>, logger: Logger) => Promise<Service>,
+): void {
+  let config: z.output<S> & BaseConfig;
+  try {
+    config = parseConfig(name, schema, process.env) as z.output<S> & BaseConfig;
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const logger = createLogger({ name, level: config.LOG_LEVEL });
+  void runService(() => start(config, logger), { logger, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS });
+}
+
+/** Wraps a shutdown sequence so calling it twice runs it once and both callers wait for it. */
+export function closeOnce(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= close();
+    return closing;
+  };
+}

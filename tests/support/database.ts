@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { createPrismaClient, type PrismaClient } from '@vt/db';
+import { afterAll } from 'vitest';
+import { testEnv } from './test-env.ts';
+
+let client: PrismaClient | undefined;
+
+// Registered when a test file imports this module (collection time), not when a test first asks.
+afterAll(async () => {
+  await client?.$disconnect();
+  client = undefined;
+});
+
+/** A Prisma client on this run's database, closed after the file's tests. */
+export function testDb(): PrismaClient {
+  if (!client) {
+    client = createPrismaClient({
+      DATABASE_URL: testEnv.DATABASE_URL,
+      DATABASE_POOL_MAX: 4,
+      DATABASE_CONNECT_TIMEOUT_MS: 5000,
+      DATABASE_IDLE_TIMEOUT_MS: 10000,
+      DATABASE_STATEMENT_TIMEOUT_MS: 30000,
+    });
+  }
+  return client;
+}
+
+/** A slug no other test file uses, so suites can run side by side on one database. */
+export function uniqueSlug(label: string): string {
+  return `${label}-${randomBytes(4).toString('hex')}`;
+}

@@ -1,0 +1,14 @@
+import { inject } from 'vitest';
+
+// The environment every app under test and every spawned process sees: this run's database and
+// Redis prefix, and fixed test secrets.
+export const testEnv = {
+  DATABASE_URL: inject('databaseUrl'),
+  REDIS_URL: inject('redisUrl'),
+  QUEUE_PREFIX: inject('queuePrefix'),
+  CRAWL_TOKEN_SECRET: 'test-crawl-token-secret-0123456789abcdef',
+  WEBHOOK_SIGNING_KEY: 'test-webhook-signing-key-0123456789abcdef',
+  LOG_LEVEL: 'silent',
+} as const;
+
+Object.assign(process.env, testEnv);

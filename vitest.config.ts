@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
+    globalSetup: ['tests/support/global-setup.ts'],
+    setupFiles: ['tests/support/test-env.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Suites seed their own teams and properties, so files run in parallel against one database.
+    pool: 'forks',
+    reporters: ['default', './tests/support/summary-reporter.ts'],
+  },
+});
