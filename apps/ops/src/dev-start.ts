@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -60,16 +61,29 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
     const { commands, result } = concurrently(
       APPS.map((app) => ({
         name: app,
-        command: `"${process.execPath}" --import "${tsx}" apps/${app}/src/main.ts`,
+        // exec: the app itself receives the signal and reports its own exit code
+        command: `exec "${process.execPath}" --import "${tsx}" apps/${app}/src/main.ts`,
         env,
       })),
-      { cwd: ROOT, prefix: 'name', killOthersOn: ['failure'], prefixColors: ['cyan', 'magenta', 'yellow', 'green'] },
+      {
+        cwd: ROOT,
+        prefix: 'name',
+        prefixColors: ['cyan', 'magenta', 'yellow', 'green'],
+        // Each app in its own process group: Ctrl-C reaches only this process, which then asks
+        // every app exactly once to shut down (a second signal would make an app exit at once).
+        spawn: (command, options) => spawn(command, { ...options, detached: true }),
+      },
     );
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.on(signal, () => {
-        for (const command of commands) command.kill(signal);
-      });
-    }
+    let stopping = false;
+    const stopAll = () => {
+      if (stopping) return;
+      stopping = true;
+      for (const command of commands) command.kill('SIGTERM');
+    };
+    process.on('SIGTERM', stopAll);
+    process.on('SIGINT', stopAll);
+    // One app ending (a crash, a port in use) stops the others: a half-running system misleads.
+    for (const command of commands) command.close.subscribe(stopAll);
     await waitUntilHealthy(config);
     printBanner(banner);
     await result.then(

@@ -1,0 +1,78 @@
+import { hashApiKey } from '@vt/credentials';
+import { dropDatabase } from '@vt/db';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort, runScript, testEnv } from './support/index.ts';
+
+// `pnpm start` (= tsx apps/ops/src/main.ts start) as a new user runs it, on a database that does
+// not exist yet: it must create and migrate it, seed the demo team, start all four apps, print the
+// demo key and URLs, and stop everything cleanly on SIGTERM.
+
+const databaseUrl = testEnv.DATABASE_URL.replace(/\/([^/]+)$/, '/$1_quickstart');
+
+describe('pnpm start', () => {
+  afterAll(() => dropDatabase(databaseUrl));
+
+  it('creates the database, seeds the demo, starts every app, prints a working demo key, and stops cleanly', async () => {
+    const ports = {
+      READ_API_PORT: await freePort(),
+      INGEST_GATEWAY_PORT: await freePort(),
+      CRAWL_WORKER_METRICS_PORT: await freePort(),
+      LEAD_WORKER_METRICS_PORT: await freePort(),
+    };
+    const proc = runScript('apps/ops/src/main.ts', ['start'], {
+      DATABASE_URL: databaseUrl,
+      HOST: '127.0.0.1',
+      ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
+    });
+    try {
+      const deadline = Date.now() + 90_000;
+      while (!proc.stdout().includes('Operator CLI:') && Date.now() < deadline && proc.child.exitCode === null) {
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const out = proc.stdout();
+      expect(out).toContain('AI visibility tracking is running.');
+      expect(out).toContain(`http://localhost:${ports.READ_API_PORT}`);
+      for (const port of Object.values(ports)) {
+        expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status, `port ${port}`).toBe(200);
+      }
+      const key = /Demo API key: (vt_live_\w+)/.exec(out)?.[1];
+      expect(key).toBeDefined();
+      expect(out).toContain(`/api/ingest/crawl/`);
+      expect(out).toContain(`/api/webhooks/leads/`);
+
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      const stored = await client.query('SELECT 1 FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [
+        hashApiKey(key!),
+      ]);
+      const responses = await client.query('SELECT count(*)::int AS n FROM responses');
+      await client.end();
+      expect(stored.rowCount).toBe(1);
+      expect(responses.rows[0].n).toBeGreaterThan(1000);
+    } finally {
+      proc.child.kill('SIGTERM');
+    }
+    expect(await proc.exited).toBe(0);
+    for (const app of ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api']) {
+      expect(proc.stdout()).toMatch(new RegExp(`\\[${app}\\] .*shut down cleanly`));
+    }
+  }, 120_000);
+
+  it('names Postgres, and how to start it, when Postgres does not answer', async () => {
+    const proc = runScript('apps/ops/src/main.ts', ['start'], {
+      DATABASE_URL: `postgresql://postgres@127.0.0.1:${await freePort()}/visibility`,
+    });
+    expect(await proc.exited).toBe(1);
+    expect(proc.stderr().trim().split('\n')).toHaveLength(1);
+    expect(proc.stderr()).toMatch(
+      /^Postgres is not reachable at 127\.0\.0\.1:\d+ .*docker compose up -d postgres redis/,
+    );
+  });
+
+  it('names Redis, and how to start it, when Redis does not answer', async () => {
+    const proc = runScript('apps/ops/src/main.ts', ['start'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    expect(await proc.exited).toBe(1);
+    expect(proc.stderr()).toMatch(/^Redis is not reachable at 127\.0\.0\.1:\d+ .*docker compose up -d postgres redis/);
+  });
+});
