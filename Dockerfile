@@ -29,6 +29,7 @@ COPY packages/config/package.json ./packages/config/
 COPY packages/contracts/package.json ./packages/contracts/
 COPY packages/credentials/package.json ./packages/credentials/
 COPY packages/db/package.json ./packages/db/
+COPY packages/delivery-log/package.json ./packages/delivery-log/
 COPY packages/logger/package.json ./packages/logger/
 COPY packages/queue/package.json ./packages/queue/
 COPY packages/service-runtime/package.json ./packages/service-runtime/

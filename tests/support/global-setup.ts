@@ -29,7 +29,8 @@ export default async function setup(project: TestProject) {
     try {
       let cursor = '0';
       do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix}*`, 'COUNT', 1000);
+        // `{vt-test-<run>` also matches the per-file prefixes of isolatedQueuePrefix().
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${queuePrefix.slice(0, -1)}*`, 'COUNT', 1000);
         cursor = next;
         if (keys.length) await redis.del(...keys);
       } while (cursor !== '0');

@@ -1,3 +1,4 @@
+export { type AccessLogTruth, countBy, GENERATOR, type GeneratedAccessLog, generateAccessLog } from './access-log.ts';
 export { testDb, uniqueSlug } from './database.ts';
 export { freePort, ROOT, type RunningProcess, runScript, waitForOk } from './processes.ts';
-export { testEnv } from './test-env.ts';
+export { isolatedQueuePrefix, testEnv } from './test-env.ts';

@@ -12,3 +12,11 @@ export const testEnv = {
 } as const;
 
 Object.assign(process.env, testEnv);
+
+/**
+ * A queue prefix of this run that no other test file shares, for a file that must see exactly the
+ * jobs it enqueued (another file's worker on the run prefix would consume them).
+ */
+export function isolatedQueuePrefix(): string {
+  return `${testEnv.QUEUE_PREFIX.slice(0, -1)}-${Math.random().toString(36).slice(2, 8)}}`;
+}

@@ -2,9 +2,11 @@ import type { Logger } from '@vt/logger';
 import { healthRouter, type ReadinessCheck } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
+import { type CrawlIngestDeps, crawlIngestRouter } from './crawl/crawl-ingest.route.ts';
 
 export interface IngestGatewayDeps {
   logger: Logger;
+  crawlIngest: CrawlIngestDeps;
   registry: Registry;
   readinessChecks: ReadinessCheck[];
   isClosing: () => boolean;
@@ -19,6 +21,7 @@ export function buildIngestGateway(deps: IngestGatewayDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
+  app.use(crawlIngestRouter(deps.crawlIngest));
 
   app.use((req, res) => {
     res.status(404).json({

@@ -11,6 +11,7 @@ import {
   startHttpServer,
 } from '@vt/service-runtime';
 import { buildIngestGateway } from './app.ts';
+import { loadCrawlerRangeCache } from './crawl/crawler-ip-ranges.ts';
 
 export async function startIngestGateway(
   config: IngestGatewayConfig,
@@ -21,10 +22,20 @@ export async function startIngestGateway(
     redisUrl: config.REDIS_URL,
     onError: (err) => logger.error({ err }, 'redis connection error'),
   });
-  const queues = [crawlBatchJob, leadJob].map((contract) => createQueue(contract, redis, config.QUEUE_PREFIX));
+  const crawlQueue = createQueue(crawlBatchJob, redis, config.QUEUE_PREFIX);
+  const queues = [crawlQueue, createQueue(leadJob, redis, config.QUEUE_PREFIX)];
+  const crawlerRanges = await loadCrawlerRangeCache(db, logger, config.CRAWLER_RANGES_REFRESH_SECONDS * 1000);
   let closing = false;
   const app = buildIngestGateway({
     logger,
+    crawlIngest: {
+      db,
+      queue: crawlQueue,
+      logger,
+      crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
+      limits: { maxWireBytes: config.CRAWL_MAX_BODY_BYTES, maxInflatedBytes: config.CRAWL_MAX_INFLATED_BYTES },
+      ipVerifier: crawlerRanges.current,
+    },
     registry: createMetricsRegistry('ingest-gateway'),
     readinessChecks: [
       { name: 'postgres', check: pingPostgres(db) },
@@ -38,6 +49,7 @@ export async function startIngestGateway(
     port: server.port,
     close: closeOnce(async () => {
       closing = true;
+      crawlerRanges.stop();
       await server.close(); // stop intake; in-flight requests finish and enqueue
       await Promise.all(queues.map((q) => q.close()));
       await closeRedisConnection(redis);

@@ -1,2 +1,12 @@
+export { AI_CRAWLERS, type AiCrawler, type AiCrawlerPurpose } from './ai-crawlers.ts';
 export { AI_PLATFORM_IDS, AI_PLATFORMS, type AiPlatform, type AiPlatformId } from './ai-platforms.ts';
+export { type Cidr, ipValue, parseCidr } from './ip-address.ts';
+export {
+  CrawlerIpIndex,
+  type IpVerification,
+  OPERATOR_RANGE_SOURCES,
+  PublishedRangesError,
+  parsePublishedRanges,
+} from './ip-ranges.ts';
+export { AI_CRAWLER_UA_MARKERS, type AiCrawlerMatch, matchAiCrawler } from './match-crawler.ts';
 export { hostOfReferrer, platformForHost } from './match-platform.ts';

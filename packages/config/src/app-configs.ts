@@ -26,6 +26,19 @@ export const ingestGatewayConfigSchema = z.object({
   ...shutdownEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
+  CRAWL_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024).describe(
+    'Largest crawl ingest body accepted on the wire (gzip or not); larger answers 413.',
+  ),
+  CRAWL_MAX_INFLATED_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(100 * 1024 * 1024, 'must be at most 104857600 (100 MiB)')
+    .default(100 * 1024 * 1024)
+    .describe('Largest crawl ingest body after gunzip (decompression bombs); at most 100 MiB.'),
+  CRAWLER_RANGES_REFRESH_SECONDS: positiveInt(300).describe(
+    'How often the gateway reloads the AI crawler IP ranges stored by `ops crawlers refresh`.',
+  ),
 });
 export type IngestGatewayConfig = z.output<typeof ingestGatewayConfigSchema>;
 
@@ -43,6 +56,9 @@ export type ReadApiConfig = z.output<typeof readApiConfigSchema>;
 export const crawlWorkerConfigSchema = z.object({
   ...crawlWorkerPortEnv,
   CRAWL_WORKER_CONCURRENCY: positiveInt(4).describe('Crawl batch jobs this process handles at once.'),
+  CRAWL_EVENT_RETENTION_HOURS: positiveInt(72).describe(
+    'Raw crawl events older than this (by receipt) are pruned as new batches arrive; daily counts are kept.',
+  ),
   ...hostEnv,
   ...databaseEnv,
   ...redisEnv,

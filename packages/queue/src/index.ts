@@ -1,3 +1,4 @@
+export type { Queue } from 'bullmq';
 export {
   closeRedisConnection,
   createProducerConnection,

@@ -1,0 +1,238 @@
+import { AI_PLATFORMS, hostOfReferrer, matchAiCrawler, platformForHost } from '@vt/attribution';
+import type { CrawlBatchJobData } from '@vt/queue';
+import { rawStringField } from './raw-fields.ts';
+
+type KeptEvent = CrawlBatchJobData['events'][number];
+type Verification = NonNullable<KeptEvent['verification']>;
+
+export interface IpVerifier {
+  verify(operator: string, ip: string | undefined): Verification;
+}
+
+export interface BatchSummary {
+  received: number;
+  kept: number;
+  unreadable: number;
+  hostNotMatched: { count: number; hosts: string[] };
+  events: KeptEvent[];
+}
+
+const MAX_FIELD = { host: 253, path: 8192, userAgent: 4096, referer: 8192, method: 16 } as const;
+
+/**
+ * Decides every line of one batch: unreadable, dropped for its host, dropped as ordinary traffic,
+ * or kept as an AI crawler visit or an AI-referred visit. Most lines are decided on their raw
+ * text: only a line whose user agent is an AI crawler or whose referer names an AI platform is
+ * JSON-parsed, since parsing every line costs more than everything else together. The raw decisions keep `received`,
+ * `kept`, the host note and the unreadable count exact for lines shaped as JSON objects; the IP of
+ * a kept crawler line is used to verify it and never copied into the event.
+ */
+export class BatchClassifier {
+  private received = 0;
+  private unreadable = 0;
+  private hostMisses = 0;
+  private readonly missedHosts = new Map<string, number>();
+  private readonly events: KeptEvent[] = [];
+  private lastMatchingHost = '';
+
+  constructor(
+    private readonly domain: string,
+    private readonly ipVerifier: IpVerifier,
+  ) {}
+
+  line(raw: string) {
+    const text = isSpaceAt(raw, 0) || isSpaceAt(raw, raw.length - 1) ? raw.trim() : raw;
+    if (text === '') return; // blank lines (a trailing newline) are not log lines
+    this.received++;
+    if (!this.mayBeKept(text)) {
+      this.decideWithoutParsing(text);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.unreadable++;
+      return;
+    }
+    this.decideParsed(value);
+  }
+
+  summary(): BatchSummary {
+    const hosts = [...this.missedHosts.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 3)
+      .map(([host]) => host);
+    return {
+      received: this.received,
+      kept: this.events.length,
+      unreadable: this.unreadable,
+      hostNotMatched: { count: this.hostMisses, hosts },
+      events: this.events,
+    };
+  }
+
+  /**
+   * Whether a line could be kept, read from its raw text: its user agent is a known AI crawler
+   * (decided by the catalogue itself, cached per distinct user agent since a site's traffic has
+   * few), or its referer names an AI platform host. Unusual text answers yes: parsing decides.
+   */
+  private mayBeKept(text: string): boolean {
+    const userAgent = rawStringField(text, 'userAgent');
+    if (userAgent === null) return true;
+    if (userAgent !== undefined && crawlerOfCached(userAgent) !== null) return true;
+    const referer = rawStringField(text, 'referer');
+    return referer === null || (referer !== undefined && AI_REFERER_HINT.test(referer));
+  }
+
+  /** A line with nothing AI in it is never kept; only its readability and host count. */
+  private decideWithoutParsing(text: string) {
+    const host = rawStringField(text, 'host');
+    if (typeof host !== 'string' || text.charCodeAt(0) !== 0x7b || text.charCodeAt(text.length - 1) !== 0x7d) {
+      // Unusual shape (escaped host, no host, not an object, truncated): let JSON decide.
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        this.unreadable++;
+        return;
+      }
+      if (!isObject(value) || typeof value.host !== 'string') this.unreadable++;
+      else if (!this.hostMatches(value.host)) this.missHost(value.host);
+      return;
+    }
+    if (!this.hostMatches(host)) this.missHost(host);
+  }
+
+  private decideParsed(value: unknown) {
+    const event = readCrawlEvent(value);
+    if (!event) {
+      this.unreadable++;
+      return;
+    }
+    if (!this.hostMatches(event.host)) {
+      this.missHost(event.host);
+      return;
+    }
+    const crawler = crawlerOfCached(event.userAgent);
+    if (crawler) {
+      const { ip, ...kept } = event;
+      this.events.push({
+        ...kept,
+        crawler: crawler.agent,
+        operator: crawler.operator,
+        verification: this.ipVerifier.verify(crawler.operator, ip),
+      });
+      return;
+    }
+    const refererHost = event.referer ? hostOfReferrer(event.referer) : null;
+    const platform = refererHost ? platformForHost(refererHost) : null;
+    if (platform) {
+      const { ip: _ip, ...kept } = event;
+      this.events.push({ ...kept, aiPlatform: platform });
+    }
+  }
+
+  /** Case- and port-insensitive; the domain itself and every subdomain of it match. */
+  private hostMatches(host: string): boolean {
+    if (host === this.lastMatchingHost) return true; // a batch is mostly one host
+    if (!this.hostMatchesUncached(host)) return false;
+    this.lastMatchingHost = host;
+    return true;
+  }
+
+  private hostMatchesUncached(host: string): boolean {
+    let h = host.toLowerCase();
+    const colon = h.lastIndexOf(':');
+    if (colon !== -1 && !h.endsWith(']')) h = h.slice(0, colon);
+    if (h.endsWith('.')) h = h.slice(0, -1);
+    return h === this.domain || (h.endsWith(this.domain) && h.charCodeAt(h.length - this.domain.length - 1) === 0x2e);
+  }
+
+  private missHost(host: string) {
+    this.hostMisses++;
+    const key = host.toLowerCase().slice(0, MAX_FIELD.host);
+    this.missedHosts.set(key, (this.missedHosts.get(key) ?? 0) + 1);
+  }
+}
+
+/** Any referer that could classify contains one of the platform hosts; parsing then decides exactly. */
+const AI_REFERER_HINT = new RegExp(
+  AI_PLATFORMS.flatMap((p) => p.hosts)
+    .map((host) => host.replace(/\./g, '\\.'))
+    .join('|'),
+  'i',
+);
+
+const CRAWLER_CACHE_LIMIT = 10_000;
+const crawlerCache = new Map<string, ReturnType<typeof matchAiCrawler>>();
+
+function crawlerOfCached(userAgent: string): ReturnType<typeof matchAiCrawler> {
+  let match = crawlerCache.get(userAgent);
+  if (match === undefined) {
+    match = matchAiCrawler(userAgent);
+    if (crawlerCache.size >= CRAWLER_CACHE_LIMIT) crawlerCache.clear(); // bounded, whatever senders send
+    crawlerCache.set(userAgent, match);
+  }
+  return match;
+}
+
+function isSpaceAt(text: string, index: number): boolean {
+  const c = text.charCodeAt(index);
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a || Number.isNaN(c);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The spec's Crawl event, read leniently where harmless and strictly where it matters. */
+function readCrawlEvent(
+  value: unknown,
+): (Omit<KeptEvent, 'crawler' | 'operator' | 'verification' | 'aiPlatform'> & { ip?: string }) | null {
+  if (!isObject(value)) return null;
+  const { host, path, userAgent, statusCode, method, referer, ip } = value;
+  const occurredAt = readTimestamp(value.timestamp);
+  if (occurredAt === null) return null;
+  if (typeof host !== 'string' || host === '' || host.length > MAX_FIELD.host) return null;
+  if (typeof path !== 'string' || typeof userAgent !== 'string') return null;
+  if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 999)
+    return null;
+  const cleanPath = stripQuery(path);
+  if (cleanPath.length > MAX_FIELD.path || userAgent.length > MAX_FIELD.userAgent) return null;
+  // Postgres text cannot hold NUL: such a line is unreadable rather than a batch that never stores.
+  if (hasNul(host) || hasNul(cleanPath) || hasNul(userAgent) || (typeof referer === 'string' && hasNul(referer)))
+    return null;
+  const event: ReturnType<typeof readCrawlEvent> & object = {
+    occurredAt,
+    host: host.toLowerCase(),
+    path: cleanPath === '' ? '/' : cleanPath,
+    userAgent,
+    statusCode,
+  };
+  if (typeof method === 'string' && method.length <= MAX_FIELD.method) event.method = method.toUpperCase();
+  if (typeof referer === 'string' && referer !== '') event.referer = stripQuery(referer).slice(0, MAX_FIELD.referer);
+  if (typeof ip === 'string') event.ip = ip;
+  return event;
+}
+
+/** ISO 8601 with an offset, or epoch milliseconds; returned as a UTC ISO string. */
+function readTimestamp(value: unknown): string | null {
+  let ms: number;
+  if (typeof value === 'number') ms = value;
+  else if (typeof value === 'string' && /(?:Z|[+-]\d{2}:?\d{2})$/i.test(value) && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
+    ms = Date.parse(value);
+  } else return null;
+  if (!Number.isFinite(ms)) return null;
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+function hasNul(text: string): boolean {
+  return text.includes('\u0000');
+}
+
+function stripQuery(text: string): string {
+  const q = text.search(/[?#]/);
+  return q === -1 ? text : text.slice(0, q);
+}

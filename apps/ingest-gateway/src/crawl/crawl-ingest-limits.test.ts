@@ -1,0 +1,243 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { recentDeliveries } from '@vt/delivery-log';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGatewayHarness } from '../testing/gateway-harness.ts';
+
+// The crawl ingest's size caps and unavailable dependencies, on gateways built for them: tiny caps
+// (so a test body crosses them cheaply), no CRAWL_TOKEN_SECRET, and a queue whose Redis is gone.
+
+const LIMITS = { maxWireBytes: 64 * 1024, maxInflatedBytes: 256 * 1024 };
+const h = await createGatewayHarness({ crawl: { limits: LIMITS } });
+const unconfigured = await createGatewayHarness({ crawl: { crawlTokenSecret: undefined } });
+const redisDown = await createGatewayHarness();
+await redisDown.queue.waitUntilReady();
+await redisDown.redis.quit();
+
+let server: http.Server;
+beforeAll(async () => {
+  server = h.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await Promise.all([h.close(), unconfigured.close(), redisDown.close()]);
+});
+
+const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot';
+
+/** `count` GPTBot visits to example.com, as NDJSON: every line would be kept if the body were read. */
+function gptbotLines(count: number): string {
+  let out = '';
+  for (let i = 0; i < count; i++) {
+    out += `${JSON.stringify({ timestamp: '2025-03-01T12:00:00Z', host: 'example.com', path: `/p/${i}`, userAgent: GPTBOT, statusCode: 200 })}\n`;
+  }
+  return out;
+}
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Posts `chunks` one write at a time (chunked transfer, no Content-Length unless given), pausing
+ * between writes so the server sees them apart. Write errors after the answer (the server closed
+ * an oversized upload) are expected and ignored.
+ */
+function rawPost(path: string, headers: http.OutgoingHttpHeaders, chunks: Buffer[], pauseMs = 5): Promise<Answer> {
+  const { port } = server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => {
+        answered = true;
+        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+      });
+    });
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    void (async () => {
+      for (const chunk of chunks) {
+        if (req.destroyed || answered) return;
+        req.write(chunk);
+        await new Promise((r) => setTimeout(r, pauseMs));
+      }
+      req.end();
+    })();
+  });
+}
+
+function split(bytes: Buffer, size: number): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) parts.push(bytes.subarray(at, at + size));
+  return parts;
+}
+
+function expectRejection(res: Answer, status: number, reason: string) {
+  expect(res.status).toBe(status);
+  expect(Object.keys(res.body).sort()).toEqual(['error', 'hint', 'reason']);
+  for (const value of Object.values(res.body)) expect(value).toEqual(expect.stringMatching(/\S/));
+  expect(res.body.reason).toBe(reason);
+}
+
+/** Every size the text names (`64 KiB`, `0.25 MiB`, `65536 bytes`), in bytes. */
+function statedSizes(text: string): number[] {
+  const unit: Record<string, number> = { bytes: 1, B: 1, KiB: 1024, KB: 1000, MiB: 1024 ** 2, MB: 1e6, GiB: 1024 ** 3 };
+  return [...text.matchAll(/(\d+(?:\.\d+)?)\s*(bytes|B|KiB|KB|MiB|MB|GiB)\b/g)].map(
+    ([, value, name]) => Number(value) * (unit[name!] ?? Number.NaN),
+  );
+}
+
+async function crawlJobsOf(harness: typeof h, propertyId: string) {
+  return (await harness.jobs()).filter((j) => j.propertyId === propertyId);
+}
+
+describe('crawl ingest size caps', () => {
+  it('[CRAWL-25] a body over the wire cap with an honest Content-Length answers 413; nothing stored, one row', async () => {
+    const { property, token } = await h.createProperty();
+    const body = gptbotLines(1000);
+    expect(Buffer.byteLength(body)).toBeGreaterThan(LIMITS.maxWireBytes);
+    const res = await request(h.app)
+      .post(`/api/ingest/crawl/${property.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(body);
+    expectRejection(res, 413, 'body_too_large');
+    expect(await crawlJobsOf(h, property.id)).toEqual([]);
+    const rows = await recentDeliveries(h.db, property.id, 'crawl');
+    expect(rows.map((r) => [r.statusCode, r.reason])).toEqual([[413, 'body_too_large']]);
+  });
+
+  it('[CRAWL-25] a chunked body with no Content-Length that crosses the wire cap answers 413; nothing stored', async () => {
+    const { property, token } = await h.createProperty();
+    const body = Buffer.from(gptbotLines(1000));
+    const res = await rawPost(
+      `/api/ingest/crawl/${property.id}`,
+      { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-ndjson' },
+      split(body, 8 * 1024),
+    );
+    expectRejection(res, 413, 'body_too_large');
+    expect(await crawlJobsOf(h, property.id)).toEqual([]);
+    const rows = await recentDeliveries(h.db, property.id, 'crawl');
+    expect(rows.map((r) => r.statusCode)).toEqual([413]);
+  });
+
+  it('[CRAWL-25] a gzip bomb (small on the wire, over the inflated cap) answers 413; nothing stored', async () => {
+    const { property, token } = await h.createProperty();
+    const bomb = gzipSync(gptbotLines(20_000));
+    expect(bomb.length).toBeLessThan(LIMITS.maxWireBytes);
+    const res = await request(h.app)
+      .post(`/api/ingest/crawl/${property.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(bomb);
+    expectRejection(res, 413, 'body_too_large');
+    expect(await crawlJobsOf(h, property.id)).toEqual([]);
+    const rows = await recentDeliveries(h.db, property.id, 'crawl');
+    expect(rows.map((r) => r.statusCode)).toEqual([413]);
+  });
+
+  it('[CRAWL-25] a gzipped body under both caps is accepted in full', async () => {
+    const { property, token } = await h.createProperty();
+    const lines = gptbotLines(1100); // about 225 KiB inflated
+    expect(Buffer.byteLength(lines)).toBeLessThan(LIMITS.maxInflatedBytes);
+    const res = await request(h.app)
+      .post(`/api/ingest/crawl/${property.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(gzipSync(lines));
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ kept: 1100, received: 1100 });
+  });
+
+  it('[CRAWL-25] the 413 hint states both caps as they are configured', async () => {
+    const { property, token } = await h.createProperty();
+    const res = await request(h.app)
+      .post(`/api/ingest/crawl/${property.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(gptbotLines(1000));
+    expect(res.status).toBe(413);
+    const sizes = statedSizes(res.body.hint);
+    // A stated cap may be rounded down (a sender who keeps under it is safe), never up.
+    for (const cap of [LIMITS.maxWireBytes, LIMITS.maxInflatedBytes]) {
+      expect(
+        sizes.some((size) => size <= cap && size >= cap * 0.9),
+        `${res.body.hint} states ${cap} bytes`,
+      ).toBe(true);
+    }
+  });
+});
+
+describe('crawl ingest gzip detection', () => {
+  it('[CRAWL-5] a gzipped body is recognised even when its first chunk on the wire is one byte', async () => {
+    const { property, token } = await h.createProperty();
+    const gz = gzipSync(gptbotLines(3));
+    const res = await rawPost(
+      `/api/ingest/crawl/${property.id}`,
+      { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-ndjson' },
+      [gz.subarray(0, 1), gz.subarray(1)],
+      50,
+    );
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ kept: 3, received: 3 });
+  });
+});
+
+describe('crawl ingest dependencies', () => {
+  it('[CRAWL-26] without CRAWL_TOKEN_SECRET every attempt answers 503 ingest_not_configured; nothing read or recorded', async () => {
+    const { property, token } = await unconfigured.createProperty();
+    const res = await request(unconfigured.app)
+      .post(`/api/ingest/crawl/${property.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(gptbotLines(2));
+    expectRejection(res, 503, 'ingest_not_configured');
+    expect(await crawlJobsOf(unconfigured, property.id)).toEqual([]);
+    expect(await recentDeliveries(unconfigured.db, property.id, 'crawl')).toEqual([]);
+  });
+
+  it('[CRAWL-26] with Redis gone the batch answers 503 queue_unavailable, is not recorded as accepted, and a retry is not a duplicate', async () => {
+    const { property, token } = await redisDown.createProperty();
+    const key = randomUUID();
+    const res = await request(redisDown.app)
+      .post(`/api/ingest/crawl/${property.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/x-ndjson')
+      .set('Idempotency-Key', key)
+      .send(gptbotLines(2));
+    expectRejection(res, 503, 'queue_unavailable');
+    const rows = await recentDeliveries(redisDown.db, property.id, 'crawl');
+    expect(rows.map((r) => r.statusCode)).toEqual([503]);
+    // The retry the hint asks for, under the same key, reaches a gateway whose queue works.
+    const retry = await request(h.app)
+      .post(`/api/ingest/crawl/${property.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/x-ndjson')
+      .set('Idempotency-Key', key)
+      .send(gptbotLines(2));
+    expect(retry.status).toBe(202);
+    expect(retry.body).toEqual({ kept: 2, received: 2 });
+    expect(await crawlJobsOf(h, property.id)).toHaveLength(1);
+  });
+
+  it('[CRAWL-27] a rejected oversized or random body still answers {error, hint, reason}', async () => {
+    const { property, token } = await h.createProperty();
+    const res = await rawPost(
+      `/api/ingest/crawl/${property.id}`,
+      { Authorization: `Bearer ${token}` },
+      split(randomBytes(LIMITS.maxWireBytes + 4096), 16 * 1024),
+    );
+    expectRejection(res, 413, 'body_too_large');
+  });
+});

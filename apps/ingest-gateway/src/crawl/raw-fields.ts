@@ -1,0 +1,32 @@
+/**
+ * Reads a top-level string field straight from a JSON line's text, without parsing the line:
+ * `undefined` when the key is absent, `null` when the text is unusual (escapes in the value,
+ * odd spacing) and only a real parse can tell. Keys are matched only where a key can stand
+ * (after `{` or `,`), so a value that happens to spell a key name is not mistaken for one.
+ */
+export function rawStringField(line: string, key: string): string | undefined | null {
+  const needle = `"${key}"`;
+  let at = line.indexOf(needle);
+  while (at !== -1) {
+    let before = at - 1;
+    while (before >= 0 && isSpace(line.charCodeAt(before))) before--;
+    const prev = line.charCodeAt(before);
+    if (prev === 0x7b || prev === 0x2c) break; // { or ,
+    at = line.indexOf(needle, at + needle.length);
+  }
+  if (at === -1) return undefined;
+  let i = at + needle.length;
+  while (isSpace(line.charCodeAt(i))) i++;
+  if (line.charCodeAt(i) !== 0x3a) return null; // :
+  i++;
+  while (isSpace(line.charCodeAt(i))) i++;
+  if (line.charCodeAt(i) !== 0x22) return null; // not a string (or null): let JSON decide
+  const end = line.indexOf('"', i + 1);
+  if (end === -1) return null;
+  const value = line.slice(i + 1, end);
+  return value.includes('\\') ? null : value;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}

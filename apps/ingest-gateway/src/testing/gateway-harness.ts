@@ -1,0 +1,92 @@
+import { deriveCrawlToken } from '@vt/credentials';
+import type { Plan, Property } from '@vt/db';
+import { createLogger } from '@vt/logger';
+import {
+  type CrawlBatchJobData,
+  closeRedisConnection,
+  crawlBatchJob,
+  createProducerConnection,
+  createQueue,
+} from '@vt/queue';
+import { createMetricsRegistry, type ReadinessCheck } from '@vt/service-runtime';
+import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '../../../../tests/support/index.ts';
+import { buildIngestGateway } from '../app.ts';
+import type { IpVerifier } from '../crawl/batch-classifier.ts';
+import type { CrawlIngestDeps } from '../crawl/crawl-ingest.route.ts';
+
+/**
+ * The real gateway app (supertest drives it) over the real Postgres and a real BullMQ queue on a
+ * prefix of its own, so a test sees exactly the jobs it caused.
+ */
+export interface GatewayHarnessOptions {
+  crawl?: Partial<CrawlIngestDeps>;
+  readinessChecks?: ReadinessCheck[];
+  isClosing?: () => boolean;
+}
+
+export async function createGatewayHarness(options: GatewayHarnessOptions = {}) {
+  const db = testDb();
+  const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
+  const queue = createQueue(crawlBatchJob, redis, isolatedQueuePrefix());
+  let verifier: IpVerifier = { verify: (_op, ip) => (ip ? 'unverified' : 'unverifiable') };
+  const logger = createLogger({ name: 'ingest-gateway', level: 'silent' });
+  const app = buildIngestGateway({
+    logger,
+    registry: createMetricsRegistry('ingest-gateway'),
+    readinessChecks: options.readinessChecks ?? [],
+    isClosing: options.isClosing ?? (() => false),
+    crawlIngest: {
+      db,
+      queue,
+      logger,
+      crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
+      limits: { maxWireBytes: 8 * 1024 * 1024, maxInflatedBytes: 64 * 1024 * 1024 },
+      ipVerifier: () => verifier,
+      ...options.crawl,
+    },
+  });
+
+  async function createProperty(options: { plan?: Plan; domain?: string; lapsed?: boolean } = {}) {
+    const slug = uniqueSlug('gw');
+    const team = await db.team.create({ data: { name: slug, slug } });
+    const property = await db.property.create({
+      data: {
+        teamId: team.id,
+        name: slug,
+        domain: options.domain ?? 'example.com',
+        plan: options.plan ?? 'growth',
+        subscriptionStatus: options.lapsed ? 'lapsed' : 'active',
+        brandTerms: [slug],
+      },
+    });
+    return { property, token: tokenOf(property) };
+  }
+
+  function tokenOf(property: Pick<Property, 'id' | 'crawlTokenVersion'>) {
+    return deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, property.id, property.crawlTokenVersion);
+  }
+
+  /** Every job this harness's queue holds, oldest first. */
+  async function jobs(): Promise<CrawlBatchJobData[]> {
+    const all = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
+    return all.sort((a, b) => a.timestamp - b.timestamp).map((j) => j.data as CrawlBatchJobData);
+  }
+
+  return {
+    app,
+    db,
+    queue,
+    redis,
+    createProperty,
+    tokenOf,
+    jobs,
+    setVerifier: (next: IpVerifier) => {
+      verifier = next;
+    },
+    close: async () => {
+      await queue.obliterate({ force: true }).catch(() => {});
+      await queue.close();
+      await closeRedisConnection(redis);
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { CrawlerIpIndex, OPERATOR_RANGE_SOURCES, parsePublishedRanges } from '@vt/attribution';
+import type { PrismaClient } from '@vt/db';
+import { z } from 'zod';
+import { parseOptions } from '../inputs.ts';
+import { OpsError } from '../ops-error.ts';
+import type { OpsContext } from './context.ts';
+
+// The AI crawler operators' published IP ranges, stored in crawler_ip_range_sets so every gateway
+// replica verifies against the same set. `pnpm ops crawlers refresh` fetches them (deployments with
+// internet) or, with --from DIR, loads them from files (air-gapped deployments and tests).
+
+export interface CrawlerRangeSet {
+  operator: string;
+  /** The published file's creationTime; of several files, the oldest (the set is as old as its stalest part). */
+  creationTime: Date | null;
+  prefixes: string[];
+  /** Where the set came from: URLs or absolute file paths, comma-separated. */
+  source: string;
+}
+
+/** One operator's published file, read. */
+interface RangesFile {
+  operator: string;
+  source: string;
+  creationTime: Date | null;
+  prefixes: string[];
+}
+
+export interface RangeFetchFailure {
+  operator: string;
+  url: string;
+  message: string;
+}
+
+/** `<operator>.json`, or `<operator>.<anything>.json` for one of several files of an operator. */
+const RANGES_FILE = /^([a-z0-9]+(?:-[a-z0-9]+)*)(?:\.[^/]+)?\.json$/;
+const MAX_RANGES_FILE_BYTES = 5 * 1024 * 1024;
+
+/** Merges the parsed files of each operator into one set, sorted by operator. */
+function mergeByOperator(files: RangesFile[]): CrawlerRangeSet[] {
+  const sets = new Map<string, CrawlerRangeSet>();
+  for (const file of files) {
+    const set = sets.get(file.operator);
+    if (!set) {
+      sets.set(file.operator, { ...file, prefixes: [...new Set(file.prefixes)] });
+      continue;
+    }
+    set.prefixes = [...new Set([...set.prefixes, ...file.prefixes])];
+    set.source = `${set.source}, ${file.source}`;
+    if (file.creationTime && (!set.creationTime || file.creationTime < set.creationTime)) {
+      set.creationTime = file.creationTime;
+    }
+  }
+  return [...sets.values()].sort((a, b) => a.operator.localeCompare(b.operator));
+}
+
+/**
+ * Loads every `*.json` of a directory as one operator's published ranges; the operator is the file
+ * name up to its first dot. Any unreadable file fails the whole load, naming the file.
+ */
+export async function loadRangesFromDirectory(dir: string): Promise<CrawlerRangeSet[]> {
+  const root = resolve(dir);
+  let names: string[];
+  try {
+    names = (await readdir(root)).filter((name) => name.endsWith('.json')).sort();
+  } catch (err) {
+    throw new OpsError('invalid_argument', `--from: cannot read the directory ${root}: ${(err as Error).message}`);
+  }
+  if (names.length === 0) {
+    throw new OpsError('invalid_argument', `--from: ${root} holds no <operator>.json files`);
+  }
+  const files = await Promise.all(
+    names.map(async (name) => {
+      const path = join(root, name);
+      const operator = RANGES_FILE.exec(name)?.[1];
+      if (!operator) {
+        throw new OpsError(
+          'invalid_ranges_file',
+          `${path}: name it <operator>.json or <operator>.<part>.json, operator in lower-case letters, digits and hyphens`,
+        );
+      }
+      try {
+        return { operator, source: path, ...parsePublishedRanges(JSON.parse(await readFile(path, 'utf8'))) };
+      } catch (err) {
+        throw new OpsError('invalid_ranges_file', `${path}: ${(err as Error).message}`);
+      }
+    }),
+  );
+  return mergeByOperator(files);
+}
+
+async function fetchRangesFile(fetchImpl: typeof fetch, url: string, timeoutMs: number) {
+  const response = await fetchImpl(url, {
+    headers: { accept: 'application/json' },
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  const text = await response.text();
+  if (text.length > MAX_RANGES_FILE_BYTES) throw new Error(`larger than ${MAX_RANGES_FILE_BYTES} bytes`);
+  return parsePublishedRanges(JSON.parse(text));
+}
+
+/**
+ * Fetches every operator's published files. An operator is returned only when all its files were
+ * fetched and read; otherwise each failing URL is listed in `failures` and the operator is left out,
+ * so a partial set never replaces a complete one.
+ */
+export async function fetchPublishedRanges(
+  fetchImpl: typeof fetch = fetch,
+  sources: Readonly<Record<string, readonly string[]>> = OPERATOR_RANGE_SOURCES,
+  timeoutMs = 15_000,
+): Promise<{ sets: CrawlerRangeSet[]; failures: RangeFetchFailure[] }> {
+  const results = await Promise.all(
+    Object.entries(sources).flatMap(([operator, urls]) =>
+      urls.map(async (url): Promise<RangesFile | RangeFetchFailure> => {
+        try {
+          return { operator, source: url, ...(await fetchRangesFile(fetchImpl, url, timeoutMs)) };
+        } catch (err) {
+          const cause = (err as Error & { cause?: Error }).cause?.message;
+          return { operator, url, message: cause ? `${(err as Error).message}: ${cause}` : (err as Error).message };
+        }
+      }),
+    ),
+  );
+  const failures = results.filter((r): r is RangeFetchFailure => 'message' in r);
+  const failed = new Set(failures.map((f) => f.operator));
+  const files = results.filter((r): r is RangesFile => !('message' in r) && !failed.has(r.operator));
+  return { sets: mergeByOperator(files), failures };
+}
+
+/**
+ * Replaces the stored set of each given operator, all in one transaction; operators not given
+ * keep theirs. Validates every prefix first. Returns the time the sets were taken.
+ */
+export async function storeRangeSets(db: PrismaClient, sets: readonly CrawlerRangeSet[]): Promise<Date> {
+  new CrawlerIpIndex(sets);
+  const takenAt = new Date();
+  await db.$transaction(
+    sets.map(({ operator, creationTime, prefixes, source }) =>
+      db.crawlerIpRangeSet.upsert({
+        where: { operator },
+        create: { operator, creationTime, takenAt, source, prefixes },
+        update: { creationTime, takenAt, source, prefixes },
+      }),
+    ),
+  );
+  return takenAt;
+}
+
+/**
+ * The stored sets as a lookup index. takenAt is the oldest stored set's (how stale the index may
+ * be, since a failed refresh keeps an operator's previous set), or null when nothing is stored.
+ */
+export async function loadStoredRangeIndex(db: PrismaClient): Promise<{ index: CrawlerIpIndex; takenAt: Date | null }> {
+  const rows = await db.crawlerIpRangeSet.findMany({ select: { operator: true, prefixes: true, takenAt: true } });
+  const takenAt = rows.reduce<Date | null>((oldest, r) => (!oldest || r.takenAt < oldest ? r.takenAt : oldest), null);
+  return { index: new CrawlerIpIndex(rows), takenAt };
+}
+
+const refreshOptions = z.object({ from: z.string().min(1).optional() });
+
+export interface RefreshDeps {
+  fetchImpl?: typeof fetch;
+  sources?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * `pnpm ops crawlers refresh [--from DIR]`: loads the sets from DIR, or fetches them from the
+ * operators, and stores them. When some operators could not be fetched, the others are stored and
+ * the command still fails (exit 1) naming what failed; the failed operators keep their previous set.
+ */
+export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, deps: RefreshDeps = {}) {
+  const { from } = parseOptions(refreshOptions, options);
+  const { sets, failures } = from
+    ? { sets: await loadRangesFromDirectory(from), failures: [] }
+    : await fetchPublishedRanges(deps.fetchImpl, deps.sources);
+  const failed = failures.map((f) => `${f.operator} (${f.url}: ${f.message})`).join('; ');
+  if (sets.length === 0) {
+    throw new OpsError('ranges_fetch_failed', `no operator's ranges could be fetched: ${failed}`);
+  }
+  const takenAt = await storeRangeSets(ctx.db, sets);
+  if (failures.length > 0) {
+    throw new OpsError(
+      'ranges_fetch_failed',
+      `stored ${sets.map((s) => s.operator).join(', ')}; failed, previous set kept: ${failed}`,
+    );
+  }
+  return {
+    operators: sets.map((s) => ({
+      operator: s.operator,
+      prefixes: s.prefixes.length,
+      creationTime: s.creationTime?.toISOString() ?? null,
+      source: s.source,
+    })),
+    takenAt: takenAt.toISOString(),
+  };
+}

@@ -1,0 +1,285 @@
+// pnpm bench:ingest — crawl ingest throughput, latency and memory, beside the in-process floor.
+//
+// Generates >= 1M realistic request lines (../shared/tools/gen-access-log.mjs) in gzip NDJSON
+// batches of 10,000, starts one real ingest-gateway and one crawl-worker process on a scratch
+// database and Redis prefix, posts every batch from 4 concurrent senders, and prints:
+//   accepted lines/s, p50/p99 batch latency, gateway peak RSS, time until the worker has stored
+//   every kept event, queue backlog 5 s after the last batch, and peak RSS under 8 concurrent
+//   10 MiB bodies;
+// and, on the same batches in this process, the floor: gunzip + JSON.parse + classify, no HTTP.
+// Options: --lines N (default 1000000), --senders N (4), --runs N (1: the floor is measured per run).
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { CrawlerIpIndex, hostOfReferrer, matchAiCrawler, parsePublishedRanges, platformForHost } from '@vt/attribution';
+import { deriveCrawlToken } from '@vt/credentials';
+import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists } from '@vt/db';
+import { Redis } from 'ioredis';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const GENERATOR = join(ROOT, '..', 'shared', 'tools', 'gen-access-log.mjs');
+const TSX = fileURLToPath(import.meta.resolve('tsx'));
+const { values: opts } = parseArgs({
+  options: { lines: { type: 'string', default: '1000000' }, senders: { type: 'string', default: '4' } },
+});
+const LINES = Number(opts.lines);
+const SENDERS = Number(opts.senders);
+const BATCH = 10_000;
+
+const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+const DATABASE_URL = `postgresql://postgres@127.0.0.1:5432/vt_bench_${runId}`;
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const QUEUE_PREFIX = `{vt-bench-${runId}}`;
+const SECRET = randomBytes(32).toString('hex');
+const GATEWAY_PORT = 3901;
+const WORKER_PORT = 3902;
+
+const log = (text: string) => process.stdout.write(`${text}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+function peakRssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function resetPeakRss(pid: number) {
+  // Writing 5 to clear_refs resets VmHWM (Linux), so each phase reports its own peak.
+  try {
+    execFileSync('sh', ['-c', `echo 5 > /proc/${pid}/clear_refs`]);
+  } catch {
+    // not permitted: the figure is then the process's lifetime peak
+  }
+}
+
+function startApp(app: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--import', TSX, `apps/${app}/src/main.ts`], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL,
+      REDIS_URL,
+      QUEUE_PREFIX,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return child;
+}
+
+async function waitReady(port: number) {
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`port ${port} not ready`);
+}
+
+/** The floor: what the gateway's work costs with no HTTP and no prefilter (parse every line). */
+function measureFloor(batches: Buffer[], ipIndex: CrawlerIpIndex): { linesPerSecond: number; kept: number } {
+  const started = process.hrtime.bigint();
+  let lines = 0;
+  let kept = 0;
+  for (const gz of batches) {
+    const text = gunzipSync(gz).toString('utf8');
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      lines++;
+      let event: Record<string, unknown>;
+      try {
+        event = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (typeof event.host !== 'string' || !event.host.endsWith('example.com')) continue;
+      const crawler = typeof event.userAgent === 'string' ? matchAiCrawler(event.userAgent) : null;
+      if (crawler) {
+        ipIndex.verify(crawler.operator, event.ip as string | undefined);
+        kept++;
+      } else if (typeof event.referer === 'string') {
+        const host = hostOfReferrer(event.referer);
+        if (host && platformForHost(host)) kept++;
+      }
+    }
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { linesPerSecond: lines / seconds, kept };
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'vt-bench-ingest-'));
+  log(`generating ${LINES} lines in batches of ${BATCH} …`);
+  execFileSync(process.execPath, [
+    GENERATOR,
+    '--lines',
+    String(LINES),
+    '--batch',
+    String(BATCH),
+    '--out-dir',
+    join(dir, 'batches'),
+    '--truth',
+    join(dir, 'truth.json'),
+    '--ranges-out',
+    join(dir, 'ranges'),
+    '--seed',
+    '11',
+  ]);
+  const truth = JSON.parse(readFileSync(join(dir, 'truth.json'), 'utf8'));
+  const batches = readdirSync(join(dir, 'batches'))
+    .sort()
+    .map((f) => readFileSync(join(dir, 'batches', f)));
+  const ranges = readdirSync(join(dir, 'ranges')).map((f) => ({
+    operator: f.replace(/\.json$/, ''),
+    ...parsePublishedRanges(JSON.parse(readFileSync(join(dir, 'ranges', f), 'utf8'))),
+  }));
+
+  await ensureDatabaseExists(DATABASE_URL);
+  await applyMigrations(DATABASE_URL);
+  const db = createPrismaClient({
+    DATABASE_URL,
+    DATABASE_POOL_MAX: 2,
+    DATABASE_CONNECT_TIMEOUT_MS: 5000,
+    DATABASE_IDLE_TIMEOUT_MS: 10000,
+    DATABASE_STATEMENT_TIMEOUT_MS: 60000,
+  });
+  const team = await db.team.create({ data: { name: 'Bench', slug: `bench-${runId}` } });
+  const property = await db.property.create({
+    data: { teamId: team.id, name: 'Bench', domain: 'example.com', plan: 'scale', brandTerms: ['Bench'] },
+  });
+  for (const r of ranges) {
+    await db.crawlerIpRangeSet.create({
+      data: {
+        operator: r.operator,
+        prefixes: r.prefixes,
+        creationTime: r.creationTime,
+        takenAt: new Date(),
+        source: 'bench fixture',
+      },
+    });
+  }
+  const token = deriveCrawlToken(SECRET, property.id, property.crawlTokenVersion);
+  const url = `http://127.0.0.1:${GATEWAY_PORT}/api/ingest/crawl/${property.id}`;
+
+  const gateway = startApp('ingest-gateway', { INGEST_GATEWAY_PORT: String(GATEWAY_PORT), CRAWL_TOKEN_SECRET: SECRET });
+  const worker = startApp('crawl-worker', { CRAWL_WORKER_METRICS_PORT: String(WORKER_PORT) });
+  const redis = new Redis(REDIS_URL);
+  try {
+    await waitReady(GATEWAY_PORT);
+    await waitReady(WORKER_PORT);
+    const post = (body: Buffer, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-ndjson', ...headers },
+        body,
+      });
+
+    // Warm-up: one batch (JIT, pools), not counted in the figures' batches' totals below.
+    await (await post(batches[0]!)).text();
+    await db.$executeRaw`DELETE FROM crawl_events`;
+
+    // --- the floor, in this process, on the same batches
+    const floor = measureFloor(batches, new CrawlerIpIndex(ranges));
+
+    // --- 4 concurrent senders
+    resetPeakRss(gateway.pid!);
+    const latencies: number[] = [];
+    let next = 0;
+    let received = 0;
+    let kept = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: SENDERS }, async () => {
+        for (let i = next++; i < batches.length; i = next++) {
+          const t0 = performance.now();
+          const res = await post(batches[i]!, { 'content-encoding': 'gzip' });
+          const body = (await res.json()) as { kept: number; received: number };
+          latencies.push(performance.now() - t0);
+          if (res.status !== 202) throw new Error(`batch ${i}: ${res.status} ${JSON.stringify(body)}`);
+          received += body.received;
+          kept += body.kept;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const lastBatchAt = performance.now();
+    const gatewayPeakRss = peakRssMb(gateway.pid!);
+
+    // --- the worker catching up
+    let persistedAt = 0;
+    for (;;) {
+      const n = (await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM crawl_events`)[0]?.n ?? 0;
+      if (n >= truth.kept) {
+        persistedAt = performance.now();
+        break;
+      }
+      if (performance.now() - lastBatchAt > 120_000) throw new Error(`worker stored ${n} of ${truth.kept}`);
+      await sleep(50);
+    }
+    await sleep(Math.max(0, 5000 - (performance.now() - lastBatchAt)));
+    const backlog =
+      (await redis.llen(`${QUEUE_PREFIX}:crawl-batch:wait`)) +
+      (await redis.zcard(`${QUEUE_PREFIX}:crawl-batch:delayed`));
+
+    // --- memory under 8 concurrent 10 MiB bodies (uncompressed NDJSON)
+    const allText = batches
+      .map((b) => gunzipSync(b))
+      .reduce((acc, b) => (acc.length >= 10 * 1024 * 1024 ? acc : Buffer.concat([acc, b])), Buffer.alloc(0));
+    const lastNewline = allText.lastIndexOf(0x0a, 10 * 1024 * 1024 - 1);
+    const tenMiB = allText.subarray(0, lastNewline + 1);
+    resetPeakRss(gateway.pid!);
+    const bigStarted = performance.now();
+    const bigStatuses = await Promise.all(Array.from({ length: 8 }, () => post(tenMiB).then((r) => r.status)));
+    const bigSeconds = (performance.now() - bigStarted) / 1000;
+    const bigPeakRss = peakRssMb(gateway.pid!);
+
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const rate = received / seconds;
+    log('');
+    log(
+      `crawl ingest, ${batches.length} gzip NDJSON batches of ${BATCH} lines, ${SENDERS} concurrent senders, one gateway process`,
+    );
+    log(
+      `  accepted           ${Math.round(rate).toLocaleString('en')} lines/s  (${received.toLocaleString('en')} lines in ${seconds.toFixed(2)} s; kept ${kept.toLocaleString('en')})`,
+    );
+    log(
+      `  floor (same run)   ${Math.round(floor.linesPerSecond).toLocaleString('en')} lines/s  gunzip + JSON.parse + classify, one core, no HTTP`,
+    );
+    log(`  gateway / floor    ${((rate / floor.linesPerSecond) * 100).toFixed(0)} %  (target >= 50 %)`);
+    log(
+      `  batch latency      p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms`,
+    );
+    log(`  gateway peak RSS   ${gatewayPeakRss.toFixed(0)} MB during the run`);
+    log(
+      `  worker caught up   ${((persistedAt - lastBatchAt) / 1000).toFixed(2)} s after the last batch; backlog 5 s after: ${backlog} jobs`,
+    );
+    log(
+      `  8 x 10 MiB bodies  peak RSS ${bigPeakRss.toFixed(0)} MB (target < 300 MB), ${bigSeconds.toFixed(2)} s, statuses ${[...new Set(bigStatuses)].join(',')}`,
+    );
+    log(
+      `  truth check        received ${received === truth.received ? 'ok' : `MISMATCH ${received} != ${truth.received}`}, kept ${kept === truth.kept ? 'ok' : `MISMATCH ${kept} != ${truth.kept}`}`,
+    );
+  } finally {
+    gateway.kill('SIGTERM');
+    worker.kill('SIGTERM');
+    await sleep(1500);
+    const keys = await redis.keys(`${QUEUE_PREFIX}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    await db.$disconnect();
+    await dropDatabase(DATABASE_URL);
+  }
+}
+
+await main();

@@ -1,0 +1,64 @@
+import type { DeliveryChannel, DeliveryLogEntry, Prisma, PrismaClient } from '@vt/db';
+
+/** Attempts kept per property per channel; older ones are pruned as new ones arrive. */
+export const DELIVERY_LOG_SIZE = 50;
+
+export interface DeliveryAttempt {
+  propertyId: string;
+  channel: DeliveryChannel;
+  statusCode: number;
+  /** What the endpoint did, in words. */
+  outcome: string;
+  reason?: string;
+  fix?: string;
+  linesReceived?: number;
+  linesKept?: number;
+  hostNote?: { count: number; hosts: string[] };
+  idempotencyKey?: string;
+  eventId?: string;
+  requestBody?: string;
+  result?: Prisma.InputJsonValue;
+  leadId?: string;
+}
+
+/** Records one attempt and prunes the property's log for that channel to the newest 50. */
+export async function recordDeliveryAttempt(db: PrismaClient, attempt: DeliveryAttempt): Promise<void> {
+  await db.$transaction([
+    db.deliveryLogEntry.create({ data: attempt }),
+    db.$executeRaw`
+      DELETE FROM delivery_log_entries
+      WHERE id IN (
+        SELECT id FROM delivery_log_entries
+        WHERE property_id = ${attempt.propertyId}::uuid AND channel = ${attempt.channel}::delivery_channel
+        ORDER BY created_at DESC, id DESC
+        OFFSET ${DELIVERY_LOG_SIZE}
+      )`,
+  ]);
+}
+
+/** The accepted attempt that first carried this Idempotency-Key, while it is still in the log. */
+export async function findNamedCrawlBatch(
+  db: PrismaClient,
+  propertyId: string,
+  idempotencyKey: string,
+): Promise<{ kept: number; received: number } | null> {
+  const row = await db.deliveryLogEntry.findFirst({
+    where: { propertyId, channel: 'crawl', idempotencyKey, statusCode: 202 },
+    orderBy: { createdAt: 'asc' },
+    select: { linesKept: true, linesReceived: true },
+  });
+  return row ? { kept: row.linesKept ?? 0, received: row.linesReceived ?? 0 } : null;
+}
+
+export function recentDeliveries(
+  db: PrismaClient,
+  propertyId: string,
+  channel: DeliveryChannel,
+  take = DELIVERY_LOG_SIZE,
+): Promise<DeliveryLogEntry[]> {
+  return db.deliveryLogEntry.findMany({
+    where: { propertyId, channel },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take,
+  });
+}

@@ -1,0 +1,159 @@
+import { gzipSync } from 'node:zlib';
+import { deriveCrawlToken } from '@vt/credentials';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  freePort,
+  generateAccessLog,
+  isolatedQueuePrefix,
+  type RunningProcess,
+  runScript,
+  testDb,
+  testEnv,
+  uniqueSlug,
+  waitForOk,
+} from './support/index.ts';
+
+// The whole crawl path with real processes: gateway → Redis (BullMQ) → crawl worker → Postgres,
+// fed by the shared generator, compared with its ground truth to the line.
+
+const db = testDb();
+const queuePrefix = isolatedQueuePrefix();
+const log = generateAccessLog({ lines: 30_000, seed: 5 });
+const sentIps = [...new Set([...log.text.matchAll(/"ip":"([^"]+)"/g)].map((m) => m[1]!))];
+let gateway: RunningProcess;
+let worker: RunningProcess;
+let gatewayPort: number;
+let propertyId: string;
+let token: string;
+
+beforeAll(async () => {
+  const slug = uniqueSlug('e2e');
+  const team = await db.team.create({ data: { name: slug, slug } });
+  const property = await db.property.create({
+    data: { teamId: team.id, name: slug, domain: 'example.com', plan: 'starter', brandTerms: [slug] },
+  });
+  propertyId = property.id;
+  token = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, property.id, property.crawlTokenVersion);
+  for (const set of log.ranges) {
+    await db.crawlerIpRangeSet.upsert({
+      where: { operator: set.operator },
+      update: { prefixes: set.prefixes, takenAt: new Date(), source: 'e2e fixture' },
+      create: { operator: set.operator, prefixes: set.prefixes, takenAt: new Date(), source: 'e2e fixture' },
+    });
+  }
+  gatewayPort = await freePort();
+  const workerPort = await freePort();
+  const env = { QUEUE_PREFIX: queuePrefix, HOST: '127.0.0.1', LOG_LEVEL: 'debug' };
+  gateway = runScript('apps/ingest-gateway/src/main.ts', [], { ...env, INGEST_GATEWAY_PORT: String(gatewayPort) });
+  worker = runScript('apps/crawl-worker/src/main.ts', [], { ...env, CRAWL_WORKER_METRICS_PORT: String(workerPort) });
+  await waitForOk(`http://127.0.0.1:${gatewayPort}/readyz`);
+  await waitForOk(`http://127.0.0.1:${workerPort}/readyz`);
+}, 60_000);
+
+afterAll(async () => {
+  gateway?.child.kill('SIGTERM');
+  worker?.child.kill('SIGTERM');
+  await Promise.all([gateway?.exited, worker?.exited]);
+});
+
+async function post(body: Buffer, headers: Record<string, string>) {
+  const res = await fetch(`http://127.0.0.1:${gatewayPort}/api/ingest/crawl/${propertyId}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    body,
+  });
+  return { status: res.status, body: (await res.json()) as { kept: number; received: number } };
+}
+
+describe('crawl ingest end to end', () => {
+  it('[CRAWL-31] stores what the generator says, to the line: crawler activity, verification, pages and AI referrals', async () => {
+    // The same traffic in three batches, three ways: gzip with its header, gzip without, plain.
+    const lines = log.text.split('\n').filter(Boolean);
+    const third = Math.ceil(lines.length / 3);
+    const parts = [0, 1, 2].map((i) => `${lines.slice(i * third, (i + 1) * third).join('\n')}\n`);
+    const answers = [
+      await post(gzipSync(parts[0]!), { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip' }),
+      await post(gzipSync(parts[1]!), { 'content-type': 'application/x-ndjson' }),
+      await post(Buffer.from(parts[2]!), {}),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
+    expect(answers.reduce((n, a) => n + a.body.received, 0)).toBe(log.truth.received);
+    expect(answers.reduce((n, a) => n + a.body.kept, 0)).toBe(log.truth.kept);
+
+    // The worker stores asynchronously: wait for every kept event.
+    const deadline = Date.now() + 20_000;
+    while ((await db.crawlEvent.count({ where: { propertyId } })) < log.truth.kept && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await db.crawlEvent.count({ where: { propertyId } })).toBe(log.truth.kept);
+
+    const daily = await db.crawlerDailyCount.findMany({ where: { propertyId } });
+    const hits: Record<string, number> = {};
+    const verified: Record<string, number> = {};
+    for (const row of daily) {
+      hits[row.crawler] = (hits[row.crawler] ?? 0) + row.hits;
+      if (row.verification === 'verified') verified[row.crawler] = (verified[row.crawler] ?? 0) + row.hits;
+    }
+    expect(hits).toEqual(log.truth.crawlerHits);
+    expect(verified).toEqual(log.truth.verifiedHits);
+    expect(daily.every((row) => row.day.toISOString() === '2026-11-20T00:00:00.000Z')).toBe(true);
+
+    const referrals = await db.aiReferralDailyCount.groupBy({
+      by: ['platform'],
+      where: { propertyId },
+      _sum: { visits: true },
+    });
+    expect(Object.fromEntries(referrals.map((r) => [r.platform, r._sum.visits]))).toEqual(log.truth.referrals);
+
+    const pages = await db.crawledPage.aggregate({ where: { propertyId }, _sum: { hits: true } });
+    const crawlerTotal = Object.values(log.truth.crawlerHits).reduce((a, b) => a + b, 0);
+    expect(pages._sum.hits).toBe(crawlerTotal);
+    const paths = await db.crawledPage.findMany({ where: { propertyId }, select: { path: true } });
+    expect(paths.some((p) => p.path.includes('?'))).toBe(false);
+
+    const rows = await db.deliveryLogEntry.findMany({ where: { propertyId, channel: 'crawl' } });
+    expect(rows.map((r) => r.statusCode)).toEqual([202, 202, 202]);
+    const hostNoteTotal = rows.reduce((n, r) => n + ((r.hostNote as { count: number } | null)?.count ?? 0), 0);
+    expect(hostNoteTotal).toBe(log.truth.hostNotMatched);
+  });
+
+  it('[CRAWL-13] no IP reaches Postgres, Redis or a log line', async () => {
+    expect(sentIps.length).toBeGreaterThan(1000);
+    const ipSet = new Set(sentIps);
+    const findIps = (text: string) => (text.match(/[0-9a-f:.]{7,}/gi) ?? []).filter((token) => ipSet.has(token));
+
+    // Postgres: every row of every table, as text.
+    const tables = await db.$queryRaw<{ table_name: string }[]>`
+      SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`;
+    for (const { table_name } of tables) {
+      const dump = await db.$queryRawUnsafe<{ row: string }[]>(
+        `SELECT row_to_json(t)::text AS row FROM "${table_name}" t`,
+      );
+      expect(findIps(dump.map((d) => d.row).join('\n')), table_name).toEqual([]);
+    }
+
+    // Redis: every value under this run's queue prefix (jobs, events, metadata).
+    const redis = new Redis(testEnv.REDIS_URL);
+    try {
+      const keys = await redis.keys(`${queuePrefix}*`);
+      expect(keys.length).toBeGreaterThan(0);
+      let text = '';
+      for (const key of keys) {
+        const type = await redis.type(key);
+        if (type === 'string') text += await redis.get(key);
+        else if (type === 'hash') text += JSON.stringify(await redis.hgetall(key));
+        else if (type === 'list') text += JSON.stringify(await redis.lrange(key, 0, -1));
+        else if (type === 'zset') text += JSON.stringify(await redis.zrange(key, '0', '-1'));
+        else if (type === 'set') text += JSON.stringify(await redis.smembers(key));
+        else if (type === 'stream') text += JSON.stringify(await redis.xrange(key, '-', '+'));
+      }
+      expect(findIps(text)).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+
+    // Logs of both processes, at debug level.
+    expect(findIps(gateway.stdout() + gateway.stderr() + worker.stdout() + worker.stderr())).toEqual([]);
+  });
+});
