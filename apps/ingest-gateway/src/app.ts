@@ -30,9 +30,18 @@ export function buildIngestGateway(deps: IngestGatewayDeps): Express {
       reason: 'not_found',
     });
   });
-  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
-    deps.logger.error({ err }, 'unhandled error');
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return;
+    if (err instanceof URIError) {
+      // A path that does not even percent-decode names no property: not found, not a retryable 500.
+      res.status(404).json({
+        error: 'No such path',
+        hint: `Check the URL; ${req.method} ${req.path} cannot be decoded.`,
+        reason: 'not_found',
+      });
+      return;
+    }
+    deps.logger.error({ err }, 'unhandled error');
     res.status(500).json({ error: 'Internal error', hint: 'Retry with backoff.', reason: 'internal_error' });
   };
   app.use(onError);

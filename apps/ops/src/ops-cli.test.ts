@@ -7,25 +7,7 @@ import {
 } from '@vt/credentials';
 import { describe, expect, it } from 'vitest';
 import { runScript, testDb, testEnv, uniqueSlug } from '../../../tests/support/index.ts';
-import { runOpsProgram } from './program.ts';
-
-/** Runs `ops <args> --json` in-process against this run's database; returns the exit code and the one JSON object. */
-async function ops(...args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runOpsProgram([...args, '--json'], {
-    env: { ...testEnv, PUBLIC_INGEST_URL: 'https://ingest.example.test' },
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-  });
-  const lines = out.trim().split('\n').filter(Boolean);
-  // biome-ignore lint/suspicious/noExplicitAny: a JSON object as printed
-  return { code, json: (lines.length === 1 ? JSON.parse(lines[0]!) : { lines, err }) as any };
-}
+import { ops } from './testing/run-ops.ts';
 
 async function newTeam() {
   const slug = uniqueSlug('team');

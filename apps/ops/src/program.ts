@@ -3,7 +3,9 @@ import { createPrismaClient } from '@vt/db';
 import { Command, CommanderError } from 'commander';
 import { createApiKey, revokeApiKey } from './commands/api-keys.ts';
 import type { OpsContext } from './commands/context.ts';
+import { crawlActivity, crawlLog, crawlStatus } from './commands/crawl-activity.ts';
 import { disconnectCrawl, reconnectCrawl, rotateCrawlToken } from './commands/crawl-connection.ts';
+import { refreshCrawlerRanges } from './commands/crawler-ranges.ts';
 import { migrateDatabase } from './commands/database.ts';
 import { seedDemo } from './commands/demo-seed.ts';
 import { configReference, writeConfigReference } from './commands/docs-config.ts';
@@ -111,6 +113,21 @@ export function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: ()
   sub(crawl, 'reconnect', 'switch crawl ingestion back on')
     .requiredOption('--property <id>')
     .action(action(reconnectCrawl));
+  sub(crawl, 'status', 'the crawl connection status, derived from the delivery log')
+    .requiredOption('--property <id>')
+    .action(action(crawlStatus));
+  sub(crawl, 'log', 'the crawl delivery log: the 50 newest attempts')
+    .requiredOption('--property <id>')
+    .action(action(crawlLog));
+  sub(crawl, 'activity', 'daily crawler hits (verified or not), crawlers, top pages, AI referrals')
+    .requiredOption('--property <id>')
+    .option('--days <n>', 'UTC days ending today', '30')
+    .action(action(crawlActivity));
+
+  const crawlers = program.command('crawlers').description('the AI crawler catalogue and IP ranges');
+  sub(crawlers, 'refresh', "store the operators' published IP ranges (fetched, or read from a directory)")
+    .option('--from <dir>', 'read <operator>.json files from this directory instead of fetching (air-gapped)')
+    .action(action(refreshCrawlerRanges));
 
   const demo = program.command('demo').description('demo data');
   sub(demo, 'seed', 'create the demo team and data (idempotent); prints the demo API key').action(action(seedDemo));

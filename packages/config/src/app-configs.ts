@@ -97,6 +97,10 @@ export const opsConfigSchema = z.object({
   PUBLIC_API_URL: publicUrl('http://localhost:3000').describe(
     'Public base URL of the read API, used in what ops prints.',
   ),
+  CRAWLER_RANGES_DIR: z
+    .string()
+    .optional()
+    .describe('Directory of <operator>.json IP-range files `ops crawlers refresh` reads instead of fetching.'),
 });
 export type OpsConfig = z.output<typeof opsConfigSchema>;
 

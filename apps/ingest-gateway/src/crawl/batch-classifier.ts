@@ -34,6 +34,7 @@ export class BatchClassifier {
   private readonly missedHosts = new Map<string, number>();
   private readonly events: KeptEvent[] = [];
   private lastMatchingHost = '';
+  private readableSeen = false;
 
   constructor(
     private readonly domain: string,
@@ -55,6 +56,11 @@ export class BatchClassifier {
       this.unreadable++;
       return;
     }
+    if (!isObject(value)) {
+      this.unreadable++;
+      return;
+    }
+    this.readableSeen = true;
     this.decideParsed(value);
   }
 
@@ -85,35 +91,43 @@ export class BatchClassifier {
     return referer === null || (referer !== undefined && AI_REFERER_HINT.test(referer));
   }
 
-  /** A line with nothing AI in it is never kept; only its readability and host count. */
+  /**
+   * A line with nothing AI in it is never kept; only its readability and host count. Readable
+   * means "a JSON object": until one line of the batch has proved that by parsing, lines are
+   * parsed, so a body of broken lines is still refused as unreadable; after that an object-shaped
+   * line is taken as readable on its shape.
+   */
   private decideWithoutParsing(text: string) {
     const host = rawStringField(text, 'host');
-    if (typeof host !== 'string' || text.charCodeAt(0) !== 0x7b || text.charCodeAt(text.length - 1) !== 0x7d) {
-      // Unusual shape (escaped host, no host, not an object, truncated): let JSON decide.
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        this.unreadable++;
-        return;
-      }
-      if (!isObject(value) || typeof value.host !== 'string') this.unreadable++;
-      else if (!this.hostMatches(value.host)) this.missHost(value.host);
+    const objectShaped = text.charCodeAt(0) === 0x7b && text.charCodeAt(text.length - 1) === 0x7d;
+    if (this.readableSeen && objectShaped && typeof host === 'string') {
+      if (!this.hostMatches(host)) this.missHost(host);
       return;
     }
-    if (!this.hostMatches(host)) this.missHost(host);
-  }
-
-  private decideParsed(value: unknown) {
-    const event = readCrawlEvent(value);
-    if (!event) {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
       this.unreadable++;
       return;
     }
-    if (!this.hostMatches(event.host)) {
-      this.missHost(event.host);
+    if (!isObject(value)) {
+      this.unreadable++;
       return;
     }
+    this.readableSeen = true;
+    if (typeof value.host === 'string' && !this.hostMatches(value.host)) this.missHost(value.host);
+  }
+
+  private decideParsed(value: Record<string, unknown>) {
+    if (typeof value.host === 'string' && !this.hostMatches(value.host)) {
+      this.missHost(value.host);
+      return;
+    }
+    // A JSON object that is not a usable crawl event (no timestamp, a bad status) is readable,
+    // and dropped like any other line that is not kept.
+    const event = readCrawlEvent(value);
+    if (!event) return;
     const crawler = crawlerOfCached(event.userAgent);
     if (crawler) {
       const { ip, ...kept } = event;
@@ -179,7 +193,7 @@ function crawlerOfCached(userAgent: string): ReturnType<typeof matchAiCrawler> {
 
 function isSpaceAt(text: string, index: number): boolean {
   const c = text.charCodeAt(index);
-  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a || Number.isNaN(c);
+  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a || c === 0xfeff || Number.isNaN(c);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -188,14 +202,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The spec's Crawl event, read leniently where harmless and strictly where it matters. */
 function readCrawlEvent(
-  value: unknown,
+  value: Record<string, unknown>,
 ): (Omit<KeptEvent, 'crawler' | 'operator' | 'verification' | 'aiPlatform'> & { ip?: string }) | null {
-  if (!isObject(value)) return null;
   const { host, path, userAgent, statusCode, method, referer, ip } = value;
   const occurredAt = readTimestamp(value.timestamp);
   if (occurredAt === null) return null;
   if (typeof host !== 'string' || host === '' || host.length > MAX_FIELD.host) return null;
-  if (typeof path !== 'string' || typeof userAgent !== 'string') return null;
+  // An empty user agent is no user agent: such an event can never match (CRAWL-8).
+  if (typeof path !== 'string' || typeof userAgent !== 'string' || userAgent === '') return null;
   if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 999)
     return null;
   const cleanPath = stripQuery(path);

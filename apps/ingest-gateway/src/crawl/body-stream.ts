@@ -38,32 +38,49 @@ export async function streamRecords(
 ): Promise<void> {
   const records = new RecordSplitter(declaredFormat, onRecord);
   const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const first = await chunks.next();
-  if (first.done) return;
+  // Gzip is told by its first two bytes, which may arrive in separate chunks.
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let done = false;
+  while (headBytes < 2) {
+    const next = await chunks.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    head.push(next.value);
+    headBytes += next.value.length;
+  }
+  if (headBytes === 0) return;
+  const first = Buffer.concat(head);
 
+  // Errors thrown inside a pipeline stage reach the caller as an AbortError; keep the real one.
+  let limitError: BodyTooLargeError | undefined;
   let wireBytes = 0;
   async function* wire() {
-    let next: IteratorResult<Buffer> = first;
-    while (!next.done) {
-      wireBytes += next.value.length;
-      if (wireBytes > limits.maxWireBytes) throw new BodyTooLargeError('wire');
-      yield next.value;
-      next = await chunks.next();
+    let chunk: Buffer | undefined = first;
+    while (chunk) {
+      wireBytes += chunk.length;
+      if (wireBytes > limits.maxWireBytes) throw (limitError = new BodyTooLargeError('wire'));
+      yield chunk;
+      const next: IteratorResult<Buffer> = done ? { done: true, value: undefined } : await chunks.next();
+      chunk = next.done ? undefined : next.value;
     }
   }
   let inflatedBytes = 0;
   const sink = async (source: AsyncIterable<Buffer>) => {
     for await (const chunk of source) {
       inflatedBytes += chunk.length;
-      if (inflatedBytes > limits.maxInflatedBytes) throw new BodyTooLargeError('inflated');
+      if (inflatedBytes > limits.maxInflatedBytes) throw (limitError = new BodyTooLargeError('inflated'));
       records.write(chunk);
     }
   };
-  const isGzip = first.value.length >= 2 && first.value[0] === GZIP_MAGIC_0 && first.value[1] === GZIP_MAGIC_1;
+  const isGzip = first[0] === GZIP_MAGIC_0 && first[1] === GZIP_MAGIC_1;
   try {
     if (isGzip) await pipeline(Readable.from(wire()), createGunzip(), sink);
     else await pipeline(Readable.from(wire()), sink);
   } catch (err) {
+    if (limitError) throw limitError;
     const code = (err as { code?: string }).code;
     if (typeof code === 'string' && code.startsWith('Z_')) throw new CorruptGzipError((err as Error).message);
     throw err;
@@ -76,6 +93,8 @@ class RecordSplitter {
   private readonly decoder = new StringDecoder('utf8');
   private pending = '';
   private array: JsonArraySplitter | null = null;
+  private sniffed = false;
+  private oversized = false;
 
   constructor(
     private format: BodyFormat | null,
@@ -89,31 +108,52 @@ class RecordSplitter {
   end() {
     this.consume(this.decoder.end());
     if (this.format === 'json-array') this.array?.end();
-    else if (this.pending.length > 0) this.onRecord(this.pending);
+    else if (this.pending.length > 0 || this.oversized) this.emitLine(this.pending);
   }
 
   private consume(text: string) {
-    if (this.format === null) {
-      // No usable Content-Type: sniff the first non-blank character.
-      const first = /\S/.exec(text);
-      if (!first) {
-        this.pending += text;
-        return;
+    if (this.format === null || this.format === 'json-array') {
+      if (!this.sniffed) {
+        // Sniff the first non-blank character: `[` is an array whatever the Content-Type says
+        // was meant, anything else is NDJSON (a sender that labels NDJSON application/json).
+        const first = /[^\s\uFEFF]/.exec(text);
+        if (!first) return;
+        this.sniffed = true;
+        this.format = first[0] === '[' ? 'json-array' : 'ndjson';
+        text = text.slice(first.index);
       }
-      this.format = first[0] === '[' ? 'json-array' : 'ndjson';
     }
-    const joined = this.pending + text;
-    this.pending = '';
     if (this.format === 'json-array') {
       this.array ??= new JsonArraySplitter(this.onRecord);
-      this.array.push(joined);
+      this.array.push(text);
       return;
     }
+    // Look for newlines in the new text only: rescanning what is pending would make one long
+    // line cost quadratic time.
     let start = 0;
-    for (let nl = joined.indexOf('\n', start); nl !== -1; nl = joined.indexOf('\n', start)) {
-      this.onRecord(joined.slice(start, nl));
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      this.emitLine(this.pending + text.slice(start, nl));
+      this.pending = '';
       start = nl + 1;
     }
-    this.pending = joined.slice(start);
+    this.pending += text.slice(start);
+    if (this.pending.length > MAX_LINE_CHARS) {
+      this.oversized = true;
+      this.pending = '';
+    }
+  }
+
+  private emitLine(line: string) {
+    if (this.oversized) {
+      this.oversized = false;
+      this.onRecord(UNREADABLE_RECORD);
+      return;
+    }
+    this.onRecord(line);
   }
 }
+
+/** One log line longer than this is not a request event: it is counted unreadable, never held. */
+const MAX_LINE_CHARS = 1024 * 1024;
+/** Stands for a record that was dropped while read (too long): it never parses. */
+const UNREADABLE_RECORD = '\u0000';

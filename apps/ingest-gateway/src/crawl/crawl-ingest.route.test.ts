@@ -260,6 +260,19 @@ describe('POST /api/ingest/crawl/:propertyId: reading the body', () => {
     expect(row?.hostNote).toBeNull();
   });
 
+  it('[CRAWL-6] an unknown key is ignored even when an object under it carries userAgent or referer keys', async () => {
+    const { property, token } = await h.createProperty();
+    // The client object is not part of the crawl event: the top-level userAgent and referer decide.
+    const crawler = `{"timestamp":"2025-03-01T12:00:00Z","client":{"userAgent":"curl/8.5"},"host":"example.com","path":"/crawler","userAgent":"${GPTBOT}","statusCode":200}`;
+    const referred = `{"timestamp":"2025-03-01T12:00:00Z","client":{"referer":"https://www.google.com/"},"host":"example.com","path":"/referred","userAgent":"${HUMAN}","referer":"https://chatgpt.com/","statusCode":200}`;
+    const res = await post(property, token, ndjson([crawler, referred]));
+    expect(res.body).toEqual({ kept: 2, received: 2 });
+    expect((await keptOf(property.id)).map((e) => [e.path, e.crawler ?? e.aiPlatform])).toEqual([
+      ['/crawler', 'GPTBot'],
+      ['/referred', 'chatgpt'],
+    ]);
+  });
+
   it('[CRAWL-7] the query string is stripped from the path and the referer before the job is written', async () => {
     const { property, token } = await h.createProperty();
     const res = await post(

@@ -217,11 +217,17 @@ function checkProperty(property: Property, token: string, secret: string): Rejec
 }
 
 function tooLarge(limits: BodyLimits): Rejection {
-  const mib = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
   return {
     status: 413,
     reason: 'body_too_large',
     error: 'The body is over the size cap; nothing from it was stored',
-    hint: `Send at most ${mib(limits.maxWireBytes)} on the wire and ${mib(limits.maxInflatedBytes)} once inflated: split the batch and send both halves (each with its own Idempotency-Key).`,
+    hint: `Send at most ${exactSize(limits.maxWireBytes)} on the wire and ${exactSize(limits.maxInflatedBytes)} once inflated: split the batch and send both halves (each with its own Idempotency-Key).`,
   };
+}
+
+/** A cap as stated to senders: exact, in the largest unit that divides it. */
+function exactSize(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
 }

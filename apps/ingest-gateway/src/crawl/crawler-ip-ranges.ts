@@ -24,7 +24,8 @@ export async function loadCrawlerRangeCache(
     try {
       const sets = await db.crawlerIpRangeSet.findMany();
       index = new CrawlerIpIndex(sets.map((s) => ({ operator: s.operator, prefixes: s.prefixes })));
-      takenAt = sets.reduce<Date | null>((latest, s) => (!latest || s.takenAt > latest ? s.takenAt : latest), null);
+      // The oldest set's date: how stale the index may be.
+      takenAt = sets.reduce<Date | null>((oldest, s) => (!oldest || s.takenAt < oldest ? s.takenAt : oldest), null);
     } catch (err) {
       logger.error({ err }, 'could not load crawler IP ranges; keeping the previous set');
     }

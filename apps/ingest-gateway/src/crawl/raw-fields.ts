@@ -1,5 +1,6 @@
 /**
- * Reads a top-level string field straight from a JSON line's text, without parsing the line:
+ * Reads a top-level string field straight from a JSON object line's text (trimmed, starting with
+ * `{`), without parsing the line:
  * `undefined` when the key is absent, `null` when the text is unusual (escapes in the value,
  * odd spacing) and only a real parse can tell. Keys are matched only where a key can stand
  * (after `{` or `,`), so a value that happens to spell a key name is not mistaken for one.
@@ -15,6 +16,9 @@ export function rawStringField(line: string, key: string): string | undefined | 
     at = line.indexOf(needle, at + needle.length);
   }
   if (at === -1) return undefined;
+  // Top level only: with any `{` before the key but the line's own, the key may sit in a nested
+  // object (`{"headers":{"host":…}}`), and only a real parse can tell.
+  if (line.lastIndexOf('{', at) !== 0) return null;
   let i = at + needle.length;
   while (isSpace(line.charCodeAt(i))) i++;
   if (line.charCodeAt(i) !== 0x3a) return null; // :

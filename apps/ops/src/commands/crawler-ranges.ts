@@ -172,7 +172,7 @@ export interface RefreshDeps {
  * the command still fails (exit 1) naming what failed; the failed operators keep their previous set.
  */
 export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, deps: RefreshDeps = {}) {
-  const { from } = parseOptions(refreshOptions, options);
+  const from = parseOptions(refreshOptions, options).from ?? ctx.config.CRAWLER_RANGES_DIR;
   const { sets, failures } = from
     ? { sets: await loadRangesFromDirectory(from), failures: [] }
     : await fetchPublishedRanges(deps.fetchImpl, deps.sources);
