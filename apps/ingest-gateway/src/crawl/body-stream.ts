@@ -61,7 +61,10 @@ export async function streamRecords(
     let chunk: Buffer | undefined = first;
     while (chunk) {
       wireBytes += chunk.length;
-      if (wireBytes > limits.maxWireBytes) throw (limitError = new BodyTooLargeError('wire'));
+      if (wireBytes > limits.maxWireBytes) {
+        limitError = new BodyTooLargeError('wire');
+        throw limitError;
+      }
       yield chunk;
       const next: IteratorResult<Buffer> = done ? { done: true, value: undefined } : await chunks.next();
       chunk = next.done ? undefined : next.value;
@@ -71,7 +74,10 @@ export async function streamRecords(
   const sink = async (source: AsyncIterable<Buffer>) => {
     for await (const chunk of source) {
       inflatedBytes += chunk.length;
-      if (inflatedBytes > limits.maxInflatedBytes) throw (limitError = new BodyTooLargeError('inflated'));
+      if (inflatedBytes > limits.maxInflatedBytes) {
+        limitError = new BodyTooLargeError('inflated');
+        throw limitError;
+      }
       records.write(chunk);
     }
   };
