@@ -1,5 +1,5 @@
 import type { CrawlWorkerConfig } from '@vt/config';
-import { createPrismaClient } from '@vt/db';
+import { createPrismaClient, pruneProcessedJobs } from '@vt/db';
 import type { Logger } from '@vt/logger';
 import { closeRedisConnection, crawlBatchJob, createJobWorker, createWorkerConnection } from '@vt/queue';
 import { pingPostgres, pingRedis, type Service, startWorkerService } from '@vt/service-runtime';
@@ -36,6 +36,13 @@ export async function startCrawlWorker(config: CrawlWorkerConfig, logger: Logger
     ),
   );
   crawlBatches.on('error', (err) => logger.error({ err }, 'crawl-batch worker error'));
+  // Exactly-once markers outlive every retry, then go; every replica may run this, harmlessly.
+  const pruneMarkers = setInterval(() => {
+    pruneProcessedJobs(db, crawlBatchJob.queue).catch((err: unknown) =>
+      logger.error({ err }, 'could not prune processed-job markers'),
+    );
+  }, MS_PER_HOUR);
+  pruneMarkers.unref();
   return startWorkerService({
     name: 'crawl-worker',
     logger,
@@ -47,6 +54,7 @@ export async function startCrawlWorker(config: CrawlWorkerConfig, logger: Logger
     ],
     consumers: [crawlBatches],
     closeResources: async () => {
+      clearInterval(pruneMarkers);
       await closeRedisConnection(redis);
       await db.$disconnect();
     },

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { testDb, uniqueSlug } from '../../../tests/support/index.ts';
+import { PROCESSED_JOB_RETENTION_MS, pruneProcessedJobs } from './processed-jobs.ts';
+
+describe('pruneProcessedJobs', () => {
+  it('deletes only the markers of its queue that are older than the retention', async () => {
+    const db = testDb();
+    const queue = uniqueSlug('queue');
+    const now = new Date();
+    const old = new Date(now.getTime() - PROCESSED_JOB_RETENTION_MS - 1000);
+    await db.processedJob.createMany({
+      data: [
+        { jobKey: `${queue}:old`, queue, processedAt: old },
+        { jobKey: `${queue}:new`, queue, processedAt: now },
+        { jobKey: `${queue}-other:old`, queue: `${queue}-other`, processedAt: old },
+      ],
+    });
+    expect(await pruneProcessedJobs(db, queue, now)).toBe(1);
+    const left = await db.processedJob.findMany({
+      where: { jobKey: { startsWith: queue } },
+      orderBy: { jobKey: 'asc' },
+    });
+    expect(left.map((j) => j.jobKey)).toEqual([`${queue}-other:old`, `${queue}:new`]);
+  });
+});
