@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGatewayHarness } from './testing/gateway-harness.ts';
 
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
 const redisDown = [{ name: 'redis', check: () => Promise.reject(new Error('down')) }];
 const open = await createGatewayHarness({ readinessChecks: redisDown });
 const closing = await createGatewayHarness({ isClosing: () => true });
@@ -25,5 +26,29 @@ describe('ingest-gateway app', () => {
     const res = await request(open.app).post('/api/nowhere');
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: expect.any(String), hint: expect.any(String), reason: 'not_found' });
+  });
+
+  it('counts crawl batches by status and the lines received and kept in /metrics', async () => {
+    const { property, token } = await open.createProperty();
+    const line = JSON.stringify({
+      timestamp: new Date().toISOString(),
+      host: 'example.com',
+      path: '/',
+      userAgent: 'Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot)',
+      statusCode: 200,
+    });
+    const post = (auth: string) =>
+      request(open.app)
+        .post(`/api/ingest/crawl/${property.id}`)
+        .set('Authorization', auth)
+        .set('Content-Type', 'application/x-ndjson')
+        .send(`${line}\n${JSON.stringify({ ...JSON.parse(line), userAgent: FIREFOX })}\n`);
+    expect((await post(`Bearer ${token}`)).status).toBe(202);
+    expect((await post('Bearer wrong')).status).toBe(401);
+    const metrics = (await request(open.app).get('/metrics')).text;
+    expect(metrics).toMatch(/vt_crawl_batches_total\{status="202",app="ingest-gateway"\} 1/);
+    expect(metrics).toMatch(/vt_crawl_batches_total\{status="401",app="ingest-gateway"\} 1/);
+    expect(metrics).toMatch(/vt_crawl_lines_received_total\{app="ingest-gateway"\} 2/);
+    expect(metrics).toMatch(/vt_crawl_lines_kept_total\{app="ingest-gateway"\} 1/);
   });
 });

@@ -26,6 +26,7 @@ export async function startIngestGateway(
   const queues = [crawlQueue, createQueue(leadJob, redis, config.QUEUE_PREFIX)];
   const crawlerRanges = await loadCrawlerRangeCache(db, logger, config.CRAWLER_RANGES_REFRESH_SECONDS * 1000);
   let closing = false;
+  const registry = createMetricsRegistry('ingest-gateway');
   const app = buildIngestGateway({
     logger,
     crawlIngest: {
@@ -35,8 +36,9 @@ export async function startIngestGateway(
       crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
       limits: { maxWireBytes: config.CRAWL_MAX_BODY_BYTES, maxInflatedBytes: config.CRAWL_MAX_INFLATED_BYTES },
       ipVerifier: crawlerRanges.current,
+      registry,
     },
-    registry: createMetricsRegistry('ingest-gateway'),
+    registry,
     readinessChecks: [
       { name: 'postgres', check: pingPostgres(db) },
       { name: 'redis', check: pingRedis(redis) },

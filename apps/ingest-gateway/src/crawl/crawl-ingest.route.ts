@@ -4,6 +4,7 @@ import { type DeliveryAttempt, findNamedCrawlBatch, recordDeliveryAttempt } from
 import type { Logger } from '@vt/logger';
 import { type CrawlBatchJobData, crawlBatchJob, enqueue, type Queue } from '@vt/queue';
 import { type Request, type Response, Router } from 'express';
+import { Counter, type Registry } from 'prom-client';
 import { BatchClassifier, type IpVerifier } from './batch-classifier.ts';
 import { type BodyFormat, type BodyLimits, BodyTooLargeError, CorruptGzipError, streamRecords } from './body-stream.ts';
 
@@ -14,6 +15,7 @@ export interface CrawlIngestDeps {
   crawlTokenSecret: string | undefined;
   limits: BodyLimits;
   ipVerifier: () => IpVerifier;
+  registry: Registry;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,8 +52,10 @@ function declaredFormat(req: Request): BodyFormat | null {
  * paid plan, ingestion on, Idempotency-Key; every later rejection is recorded in the delivery log.
  */
 export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
+  const metrics = crawlIngestMetrics(deps.registry);
   const router = Router();
   router.post('/api/ingest/crawl/:propertyId', async (req, res) => {
+    res.on('finish', () => metrics.batches.inc({ status: String(res.statusCode) }));
     const secret = deps.crawlTokenSecret;
     if (!secret) {
       return send(res, {
@@ -183,9 +187,32 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
         : undefined,
       idempotencyKey,
     });
+    metrics.linesReceived.inc(summary.received);
+    metrics.linesKept.inc(summary.kept);
     res.status(202).json({ kept: summary.kept, received: summary.received });
   });
   return router;
+}
+
+function crawlIngestMetrics(registry: Registry) {
+  return {
+    batches: new Counter({
+      name: 'vt_crawl_batches_total',
+      help: 'Crawl ingest attempts by answer status.',
+      labelNames: ['status'],
+      registers: [registry],
+    }),
+    linesReceived: new Counter({
+      name: 'vt_crawl_lines_received_total',
+      help: 'Log lines in accepted crawl batches.',
+      registers: [registry],
+    }),
+    linesKept: new Counter({
+      name: 'vt_crawl_lines_kept_total',
+      help: 'Log lines kept (AI crawler or AI-referred visits) in accepted crawl batches.',
+      registers: [registry],
+    }),
+  };
 }
 
 function checkProperty(property: Property, token: string, secret: string): Rejection | null {

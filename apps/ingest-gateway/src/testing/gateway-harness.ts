@@ -30,9 +30,10 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
   const queue = createQueue(crawlBatchJob, redis, isolatedQueuePrefix());
   let verifier: IpVerifier = { verify: (_op, ip) => (ip ? 'unverified' : 'unverifiable') };
   const logger = createLogger({ name: 'ingest-gateway', level: 'silent' });
+  const registry = createMetricsRegistry('ingest-gateway');
   const app = buildIngestGateway({
     logger,
-    registry: createMetricsRegistry('ingest-gateway'),
+    registry,
     readinessChecks: options.readinessChecks ?? [],
     isClosing: options.isClosing ?? (() => false),
     crawlIngest: {
@@ -42,6 +43,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
       crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
       limits: { maxWireBytes: 8 * 1024 * 1024, maxInflatedBytes: 64 * 1024 * 1024 },
       ipVerifier: () => verifier,
+      registry,
       ...options.crawl,
     },
   });
