@@ -2,7 +2,7 @@ import { hashApiKey } from '@vt/credentials';
 import { dropDatabase } from '@vt/db';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, runScript, testEnv } from './support/index.ts';
+import { freePort, isolatedQueuePrefix, runScript, testEnv } from './support/index.ts';
 
 // `pnpm start` (= tsx apps/ops/src/main.ts start) as a new user runs it, on a database that does
 // not exist yet: it must create and migrate it, seed the demo team, start all four apps, print the
@@ -22,6 +22,8 @@ describe('pnpm start', () => {
     };
     const proc = runScript('apps/ops/src/main.ts', ['start'], {
       DATABASE_URL: databaseUrl,
+      // Its workers must not take other test files' jobs.
+      QUEUE_PREFIX: isolatedQueuePrefix(),
       HOST: '127.0.0.1',
       ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])),
     });

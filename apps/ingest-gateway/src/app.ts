@@ -3,10 +3,12 @@ import { healthRouter, type ReadinessCheck } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { type CrawlIngestDeps, crawlIngestRouter } from './crawl/crawl-ingest.route.ts';
+import { type LeadWebhookDeps, leadWebhookRouter } from './leads/lead-webhook.route.ts';
 
 export interface IngestGatewayDeps {
   logger: Logger;
   crawlIngest: CrawlIngestDeps;
+  leadWebhook: LeadWebhookDeps;
   registry: Registry;
   readinessChecks: ReadinessCheck[];
   isClosing: () => boolean;
@@ -22,6 +24,7 @@ export function buildIngestGateway(deps: IngestGatewayDeps): Express {
   app.set('trust proxy', false);
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
   app.use(crawlIngestRouter(deps.crawlIngest));
+  app.use(leadWebhookRouter(deps.leadWebhook));
 
   app.use((req, res) => {
     res.status(404).json({

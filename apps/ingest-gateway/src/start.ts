@@ -1,5 +1,6 @@
 import type { IngestGatewayConfig } from '@vt/config';
 import { createPrismaClient } from '@vt/db';
+import { createDeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
 import { closeRedisConnection, crawlBatchJob, createProducerConnection, createQueue, leadJob } from '@vt/queue';
 import {
@@ -12,6 +13,7 @@ import {
 } from '@vt/service-runtime';
 import { buildIngestGateway } from './app.ts';
 import { loadCrawlerRangeCache } from './crawl/crawler-ip-ranges.ts';
+import { cachedPropertyLookup } from './property-cache.ts';
 
 export async function startIngestGateway(
   config: IngestGatewayConfig,
@@ -23,8 +25,10 @@ export async function startIngestGateway(
     onError: (err) => logger.error({ err }, 'redis connection error'),
   });
   const crawlQueue = createQueue(crawlBatchJob, redis, config.QUEUE_PREFIX);
-  const queues = [crawlQueue, createQueue(leadJob, redis, config.QUEUE_PREFIX)];
+  const leadQueue = createQueue(leadJob, redis, config.QUEUE_PREFIX);
+  const queues = [crawlQueue, leadQueue];
   const crawlerRanges = await loadCrawlerRangeCache(db, logger, config.CRAWLER_RANGES_REFRESH_SECONDS * 1000);
+  const deliveryLog = createDeliveryLogWriter(db);
   let closing = false;
   const registry = createMetricsRegistry('ingest-gateway');
   const app = buildIngestGateway({
@@ -37,6 +41,15 @@ export async function startIngestGateway(
       limits: { maxWireBytes: config.CRAWL_MAX_BODY_BYTES, maxInflatedBytes: config.CRAWL_MAX_INFLATED_BYTES },
       ipVerifier: crawlerRanges.current,
       registry,
+    },
+    leadWebhook: {
+      properties: cachedPropertyLookup(db),
+      deliveryLog,
+      queue: leadQueue,
+      redis,
+      keyPrefix: config.QUEUE_PREFIX,
+      logger,
+      signingKey: config.WEBHOOK_SIGNING_KEY,
     },
     registry,
     readinessChecks: [
@@ -53,6 +66,7 @@ export async function startIngestGateway(
       closing = true;
       crawlerRanges.stop();
       await server.close(); // stop intake; in-flight requests finish and enqueue
+      await deliveryLog.flush();
       await Promise.all(queues.map((q) => q.close()));
       await closeRedisConnection(redis);
       await db.$disconnect();

@@ -1,8 +1,11 @@
 import type { LeadWorkerConfig } from '@vt/config';
-import { createPrismaClient } from '@vt/db';
+import { createPrismaClient, pruneProcessedJobs } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { closeRedisConnection, createWorkerConnection } from '@vt/queue';
+import { closeRedisConnection, createJobWorker, createWorkerConnection, leadJob } from '@vt/queue';
 import { pingPostgres, pingRedis, type Service, startWorkerService } from '@vt/service-runtime';
+import { processLead } from './jobs/store-lead.ts';
+
+const MS_PER_HOUR = 3_600_000;
 
 export async function startLeadWorker(config: LeadWorkerConfig, logger: Logger): Promise<Service & { port: number }> {
   const db = createPrismaClient(config, 'lead-worker');
@@ -10,6 +13,38 @@ export async function startLeadWorker(config: LeadWorkerConfig, logger: Logger):
     redisUrl: config.REDIS_URL,
     onError: (err) => logger.error({ err }, 'redis connection error'),
   });
+  const leads = createJobWorker({
+    contract: leadJob,
+    connection: redis,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.LEAD_WORKER_CONCURRENCY,
+    handle: async (data, job) => {
+      const outcome = await processLead(data, { db });
+      // Ids only: the lead's contact, email and the rest of its body never reach the logs, nor does
+      // the sender's x-webhook-id (free text a sender might fill with an address).
+      const fields = {
+        jobId: job.id,
+        leadId: data.leadId,
+        propertyId: data.propertyId,
+        matched: data.platform !== null,
+      };
+      if (outcome.applied) logger.debug(fields, 'lead stored');
+      else logger.info({ ...fields, reason: outcome.reason }, 'lead skipped');
+    },
+    onUnknownJob: (job) => logger.warn({ jobId: job.id, jobName: job.name }, 'unknown job on the lead queue'),
+  });
+  // The error is logged, never job.data: BullMQ retries with backoff, then keeps the job as failed.
+  leads.on('failed', (job, err) =>
+    logger.error({ err, jobId: job?.id, attempt: job?.attemptsMade, leadId: leadIdOf(job?.data) }, 'lead job failed'),
+  );
+  leads.on('error', (err) => logger.error({ err }, 'lead worker error'));
+  // Exactly-once markers outlive every retry, then go; every replica may run this, harmlessly.
+  const pruneMarkers = setInterval(() => {
+    pruneProcessedJobs(db, leadJob.queue).catch((err: unknown) =>
+      logger.error({ err }, 'could not prune processed-job markers'),
+    );
+  }, MS_PER_HOUR);
+  pruneMarkers.unref();
   return startWorkerService({
     name: 'lead-worker',
     logger,
@@ -19,10 +54,17 @@ export async function startLeadWorker(config: LeadWorkerConfig, logger: Logger):
       { name: 'postgres', check: pingPostgres(db) },
       { name: 'redis', check: pingRedis(redis) },
     ],
-    consumers: [],
+    consumers: [leads],
     closeResources: async () => {
+      clearInterval(pruneMarkers);
       await closeRedisConnection(redis);
       await db.$disconnect();
     },
   });
+}
+
+/** The lead id of a job whose payload may not have parsed (an id only, never the lead). */
+function leadIdOf(data: unknown): string | undefined {
+  const leadId = (data as { leadId?: unknown } | undefined)?.leadId;
+  return typeof leadId === 'string' ? leadId : undefined;
 }

@@ -9,6 +9,7 @@ import { refreshCrawlerRanges } from './commands/crawler-ranges.ts';
 import { migrateDatabase } from './commands/database.ts';
 import { seedDemo } from './commands/demo-seed.ts';
 import { configReference, writeConfigReference } from './commands/docs-config.ts';
+import { recentLeads, webhookLog, webhookStatus } from './commands/lead-webhook.ts';
 import { createProperty, setPropertyPlan, showProperty } from './commands/properties.ts';
 import { addTeamMember, createTeam, createUser } from './commands/teams.ts';
 import { OpsError } from './ops-error.ts';
@@ -123,6 +124,18 @@ export function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: ()
     .requiredOption('--property <id>')
     .option('--days <n>', 'UTC days ending today', '30')
     .action(action(crawlActivity));
+
+  const webhook = program.command('webhook').description('lead webhook');
+  sub(webhook, 'status', 'the lead webhook status, derived from the delivery log')
+    .requiredOption('--property <id>')
+    .action(action(webhookStatus));
+  sub(webhook, 'log', 'the webhook delivery log: the 20 newest of the 50 kept')
+    .requiredOption('--property <id>')
+    .action(action(webhookLog));
+  sub(program, 'leads', 'recent leads (50 newest) and AI-attributed leads per day and platform')
+    .requiredOption('--property <id>')
+    .option('--days <n>', 'UTC days ending today', '30')
+    .action(action(recentLeads));
 
   const crawlers = program.command('crawlers').description('the AI crawler catalogue and IP ranges');
   sub(crawlers, 'refresh', "store the operators' published IP ranges (fetched, or read from a directory)")

@@ -1,5 +1,6 @@
 export { AI_CRAWLERS, type AiCrawler, type AiCrawlerPurpose } from './ai-crawlers.ts';
 export { AI_PLATFORM_IDS, AI_PLATFORMS, type AiPlatform, type AiPlatformId } from './ai-platforms.ts';
+export { classifyLead, UNCLASSIFIED_PLATFORM } from './classify-lead.ts';
 export { type Cidr, ipValue, parseCidr } from './ip-address.ts';
 export {
   CrawlerIpIndex,

@@ -1,7 +1,8 @@
 import type { DeliveryChannel, DeliveryLogEntry, Prisma, PrismaClient } from '@vt/db';
+import { createDeliveryLogWriter } from './delivery-log-writer.ts';
+import { DELIVERY_LOG_SIZE } from './log-size.ts';
 
-/** Attempts kept per property per channel; older ones are pruned as new ones arrive. */
-export const DELIVERY_LOG_SIZE = 50;
+export { DELIVERY_LOG_SIZE } from './log-size.ts';
 
 export interface DeliveryAttempt {
   propertyId: string;
@@ -23,17 +24,10 @@ export interface DeliveryAttempt {
 
 /** Records one attempt and prunes the property's log for that channel to the newest 50. */
 export async function recordDeliveryAttempt(db: PrismaClient, attempt: DeliveryAttempt): Promise<void> {
-  await db.$transaction([
-    db.deliveryLogEntry.create({ data: attempt }),
-    db.$executeRaw`
-      DELETE FROM delivery_log_entries
-      WHERE id IN (
-        SELECT id FROM delivery_log_entries
-        WHERE property_id = ${attempt.propertyId}::uuid AND channel = ${attempt.channel}::delivery_channel
-        ORDER BY created_at DESC, id DESC
-        OFFSET ${DELIVERY_LOG_SIZE}
-      )`,
-  ]);
+  const writer = createDeliveryLogWriter(db);
+  const stored = writer.record(attempt);
+  await writer.flush();
+  await stored;
 }
 
 /** The accepted attempt that first carried this Idempotency-Key, while it is still in the log. */

@@ -6,3 +6,10 @@ export {
   recentDeliveries,
   recordDeliveryAttempt,
 } from './delivery-log.ts';
+export { createDeliveryLogWriter, type DeliveryLogWriter } from './delivery-log-writer.ts';
+export {
+  isAcceptedLeadAttempt,
+  type LeadWebhookStatus,
+  leadWebhookStatus,
+  WEBHOOK_LOG_SHOWN,
+} from './webhook-status.ts';

@@ -1,4 +1,5 @@
 export type { Queue } from 'bullmq';
+export type { Redis } from 'ioredis';
 export {
   closeRedisConnection,
   createProducerConnection,

@@ -14,7 +14,7 @@ const LIMITS = { maxWireBytes: 64 * 1024, maxInflatedBytes: 256 * 1024 };
 const h = await createGatewayHarness({ crawl: { limits: LIMITS } });
 const unconfigured = await createGatewayHarness({ crawl: { crawlTokenSecret: undefined } });
 const redisDown = await createGatewayHarness();
-await redisDown.queue.waitUntilReady();
+await Promise.all([redisDown.queue.waitUntilReady(), redisDown.leadQueue.waitUntilReady()]);
 await redisDown.redis.quit();
 
 let server: http.Server;

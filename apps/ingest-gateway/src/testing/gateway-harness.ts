@@ -1,5 +1,6 @@
 import { deriveCrawlToken } from '@vt/credentials';
 import type { Plan, Property } from '@vt/db';
+import { createDeliveryLogWriter } from '@vt/delivery-log';
 import { createLogger } from '@vt/logger';
 import {
   type CrawlBatchJobData,
@@ -7,12 +8,16 @@ import {
   crawlBatchJob,
   createProducerConnection,
   createQueue,
+  type LeadJobData,
+  leadJob,
 } from '@vt/queue';
 import { createMetricsRegistry, type ReadinessCheck } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '../../../../tests/support/index.ts';
 import { buildIngestGateway } from '../app.ts';
 import type { IpVerifier } from '../crawl/batch-classifier.ts';
 import type { CrawlIngestDeps } from '../crawl/crawl-ingest.route.ts';
+import type { LeadWebhookDeps } from '../leads/lead-webhook.route.ts';
+import { cachedPropertyLookup } from '../property-cache.ts';
 
 /**
  * The real gateway app (supertest drives it) over the real Postgres and a real BullMQ queue on a
@@ -20,6 +25,7 @@ import type { CrawlIngestDeps } from '../crawl/crawl-ingest.route.ts';
  */
 export interface GatewayHarnessOptions {
   crawl?: Partial<CrawlIngestDeps>;
+  leads?: Partial<LeadWebhookDeps>;
   readinessChecks?: ReadinessCheck[];
   isClosing?: () => boolean;
 }
@@ -27,7 +33,9 @@ export interface GatewayHarnessOptions {
 export async function createGatewayHarness(options: GatewayHarnessOptions = {}) {
   const db = testDb();
   const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
-  const queue = createQueue(crawlBatchJob, redis, isolatedQueuePrefix());
+  const prefix = isolatedQueuePrefix();
+  const queue = createQueue(crawlBatchJob, redis, prefix);
+  const leadQueue = createQueue(leadJob, redis, prefix);
   let verifier: IpVerifier = { verify: (_op, ip) => (ip ? 'unverified' : 'unverifiable') };
   const logger = createLogger({ name: 'ingest-gateway', level: 'silent' });
   const registry = createMetricsRegistry('ingest-gateway');
@@ -36,6 +44,16 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     registry,
     readinessChecks: options.readinessChecks ?? [],
     isClosing: options.isClosing ?? (() => false),
+    leadWebhook: {
+      properties: cachedPropertyLookup(db, 0),
+      deliveryLog: createDeliveryLogWriter(db),
+      queue: leadQueue,
+      redis,
+      keyPrefix: prefix,
+      logger,
+      signingKey: testEnv.WEBHOOK_SIGNING_KEY,
+      ...options.leads,
+    },
     crawlIngest: {
       db,
       queue,
@@ -74,10 +92,18 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     return all.sort((a, b) => a.timestamp - b.timestamp).map((j) => j.data as CrawlBatchJobData);
   }
 
+  /** Every lead job this harness's queue holds, oldest first. */
+  async function leadJobs(): Promise<LeadJobData[]> {
+    const all = await leadQueue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized']);
+    return all.sort((a, b) => a.timestamp - b.timestamp).map((j) => j.data as LeadJobData);
+  }
+
   return {
     app,
     db,
     queue,
+    leadQueue,
+    leadJobs,
     redis,
     createProperty,
     tokenOf,
@@ -86,8 +112,10 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
       verifier = next;
     },
     close: async () => {
-      await queue.obliterate({ force: true }).catch(() => {});
-      await queue.close();
+      for (const q of [queue, leadQueue]) {
+        await q.obliterate({ force: true }).catch(() => {});
+        await q.close();
+      }
       await closeRedisConnection(redis);
     },
   };

@@ -1,0 +1,168 @@
+// pnpm bench:webhook — signed leads from concurrent senders against one gateway process.
+//
+// Prints accepted leads/s and p50/p99 latency, and, in the same run with the same load generator,
+// the rate of a bare express route returning a constant JSON body (the framework floor). Then waits
+// for the lead worker and checks in Postgres that every accepted lead was stored exactly once.
+// Options: --seconds N (10), --concurrency N (32).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { deriveWebhookSecret, signWebhookPayload } from '@vt/credentials';
+import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists } from '@vt/db';
+import { Redis } from 'ioredis';
+import { runLoad } from './http-load.ts';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const TSX = fileURLToPath(import.meta.resolve('tsx'));
+const { values: opts } = parseArgs({
+  options: { seconds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '32' } },
+});
+const SECONDS = Number(opts.seconds);
+const CONCURRENCY = Number(opts.concurrency);
+const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+const DATABASE_URL = `postgresql://postgres@127.0.0.1:5432/vt_bench_${runId}`;
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const QUEUE_PREFIX = `{vt-bench-${runId}}`;
+const SIGNING_KEY = randomBytes(32).toString('hex');
+const [BARE_PORT, GATEWAY_PORT, WORKER_PORT] = [3991, 3992, 3993];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (text: string) => process.stdout.write(`${text}\n`);
+
+function start(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', TSX, ...args], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL,
+      REDIS_URL,
+      QUEUE_PREFIX,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(url).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+await ensureDatabaseExists(DATABASE_URL);
+await applyMigrations(DATABASE_URL);
+const db = createPrismaClient({
+  DATABASE_URL,
+  DATABASE_POOL_MAX: 2,
+  DATABASE_CONNECT_TIMEOUT_MS: 5000,
+  DATABASE_IDLE_TIMEOUT_MS: 10000,
+  DATABASE_STATEMENT_TIMEOUT_MS: 60000,
+});
+const team = await db.team.create({ data: { name: 'Bench', slug: `bench-${runId}` } });
+const property = await db.property.create({
+  data: { teamId: team.id, name: 'Bench', domain: 'example.com', plan: 'growth' },
+});
+const secret = deriveWebhookSecret(SIGNING_KEY, property.id);
+
+const bare = start(['bench/bare-express.ts', String(BARE_PORT)]);
+const gateway = start(['apps/ingest-gateway/src/main.ts'], {
+  INGEST_GATEWAY_PORT: String(GATEWAY_PORT),
+  WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+});
+const worker = start(['apps/lead-worker/src/main.ts'], { LEAD_WORKER_METRICS_PORT: String(WORKER_PORT) });
+const redis = new Redis(REDIS_URL);
+try {
+  await waitFor(`http://127.0.0.1:${BARE_PORT}/bare`);
+  await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/readyz`);
+  await waitFor(`http://127.0.0.1:${WORKER_PORT}/readyz`);
+
+  const referrers = ['https://chatgpt.com/', 'https://www.perplexity.ai/', 'https://www.google.com/', ''];
+  let n = 0;
+  const signedLead = () => {
+    n++;
+    const id = `bench-${runId}-${n}`;
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const referrer = referrers[n % referrers.length];
+    const body = Buffer.from(
+      JSON.stringify({
+        contact: `lead${n}@example.com`,
+        email: `lead${n}@example.com`,
+        landingPath: '/pricing',
+        ...(referrer ? { referrer } : {}),
+      }),
+    );
+    return {
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        'x-webhook-id': id,
+        'x-webhook-timestamp': timestamp,
+        'x-webhook-signature': signWebhookPayload(secret, id, timestamp, body),
+      },
+      body,
+    };
+  };
+  const constant = { headers: { 'content-type': 'application/json', 'content-length': '2' }, body: Buffer.from('{}') };
+
+  // Warm both up, then measure the floor and the webhook with the same generator.
+  await runLoad({ port: BARE_PORT, path: '/bare', method: 'POST' }, CONCURRENCY, 2, () => constant);
+  await runLoad(
+    { port: GATEWAY_PORT, path: `/api/webhooks/leads/${property.id}`, method: 'POST' },
+    CONCURRENCY,
+    2,
+    signedLead,
+  );
+  const floor = await runLoad({ port: BARE_PORT, path: '/bare', method: 'POST' }, CONCURRENCY, SECONDS, () => constant);
+  const before = await db.lead.count();
+  const beforeN = n;
+  const webhook = await runLoad(
+    { port: GATEWAY_PORT, path: `/api/webhooks/leads/${property.id}`, method: 'POST' },
+    CONCURRENCY,
+    SECONDS,
+    signedLead,
+  );
+  const accepted = webhook.statuses[200] ?? 0;
+  // Every lead sent so far (warm-up included) should be stored once: wait for the worker.
+  let stored = 0;
+  const waitStart = performance.now();
+  for (;;) {
+    stored = await db.lead.count();
+    if (stored >= n || performance.now() - waitStart > 60_000) break;
+    await sleep(100);
+  }
+  const distinctEvents = (await db.$queryRaw<{ n: number }[]>`SELECT count(DISTINCT event_id)::int AS n FROM leads`)[0]
+    ?.n;
+  const counted = (await db.aiLeadDailyCount.aggregate({ _sum: { leads: true } }))._sum.leads ?? 0;
+  const classified = await db.lead.count({ where: { matched: true } });
+
+  log('');
+  log(`lead webhook, ${CONCURRENCY} concurrent senders, ${SECONDS} s, one gateway process`);
+  log(
+    `  accepted leads     ${Math.round(webhook.perSecond).toLocaleString('en')} /s  (${accepted} accepted of ${webhook.requests}; statuses ${JSON.stringify(webhook.statuses)})`,
+  );
+  log(`  latency            p50 ${webhook.p50.toFixed(1)} ms, p99 ${webhook.p99.toFixed(1)} ms`);
+  log(
+    `  bare express floor ${Math.round(floor.perSecond).toLocaleString('en')} /s  (p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms), same generator`,
+  );
+  log(`  webhook / floor    ${((webhook.perSecond / floor.perSecond) * 100).toFixed(0)} %  (target >= 40 %)`);
+  log(
+    `  stored exactly once: ${stored === n && distinctEvents === n ? 'yes' : 'NO'} (${stored} leads for ${n} sent, ${distinctEvents} distinct ids; measured run ${n - beforeN} sent, ${before} before)`,
+  );
+  log(`  AI-attributed count ${counted} = classified leads ${classified}: ${counted === classified ? 'yes' : 'NO'}`);
+} finally {
+  for (const child of [bare, gateway, worker]) child.kill('SIGTERM');
+  await sleep(1500);
+  const keys = await redis.keys(`${QUEUE_PREFIX}*`);
+  if (keys.length) await redis.del(...keys);
+  redis.disconnect();
+  await db.$disconnect();
+  await dropDatabase(DATABASE_URL);
+}
