@@ -10,42 +10,66 @@ export interface DeliveryLogWriter {
 }
 
 /**
- * Records delivery attempts in small batches: under load, one INSERT and one prune per property
- * serve many requests instead of two statements each, and every caller still waits until its own
- * row is written. Alone, a row waits at most `maxDelayMs`.
+ * Records delivery attempts in batches: under load one INSERT serves many requests instead of a
+ * statement each, and every caller still waits until its own row is written. Alone, a row waits
+ * at most `maxDelayMs`. Each log is pruned to the newest 50 at most once per `pruneEveryMs`.
  */
 export function createDeliveryLogWriter(
   db: PrismaClient,
-  { maxBatch = 200, maxDelayMs = 2 }: { maxBatch?: number; maxDelayMs?: number } = {},
+  {
+    maxBatch = 500,
+    maxDelayMs = 2,
+    pruneEveryMs = 1000,
+  }: { maxBatch?: number; maxDelayMs?: number; pruneEveryMs?: number } = {},
 ): DeliveryLogWriter {
-  type Pending = PendingRow;
-  let pending: Pending[] = [];
+  const pending: PendingRow[] = [];
   let timer: NodeJS.Timeout | undefined;
+  // When each log was last pruned: a log may hold a few rows over 50 for up to pruneEveryMs, and
+  // every reader takes the newest 50.
+  const prunedAt = new Map<string, number>();
 
-  const flush = async () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    const batch = pending;
-    pending = [];
-    if (batch.length === 0) return;
+  const writeBatch = async (batch: PendingRow[]) => {
     try {
       await insertRows(db, batch);
-      const logs = new Map(batch.map((p) => [`${p.attempt.propertyId}/${p.attempt.channel}`, p.attempt]));
-      for (const { propertyId, channel } of logs.values()) {
-        // Skips rows another replica is deleting: concurrent writers never wait on each other.
-        await db.$executeRaw`
-          DELETE FROM delivery_log_entries
-          WHERE id IN (
-            SELECT id FROM delivery_log_entries
-            WHERE property_id = ${propertyId}::uuid AND channel = ${channel}::delivery_channel
-            ORDER BY created_at DESC, id DESC
-            OFFSET ${DELIVERY_LOG_SIZE}
-            FOR UPDATE SKIP LOCKED
-          )`;
+      const now = Date.now();
+      for (const { propertyId, channel } of new Map(
+        batch.map((p) => [`${p.attempt.propertyId}/${p.attempt.channel}`, p.attempt]),
+      ).values()) {
+        const key = `${propertyId}/${channel}`;
+        if (now - (prunedAt.get(key) ?? 0) < pruneEveryMs) continue;
+        prunedAt.set(key, now);
+        if (prunedAt.size > 100_000) prunedAt.clear();
+        await pruneLog(db, propertyId, channel);
       }
       for (const p of batch) if (!p.failed) p.resolve();
     } catch (err) {
-      for (const p of batch) p.reject(err);
+      for (const p of batch) if (!p.failed) p.reject(err);
+    }
+  };
+
+  // At most `maxWrites` writes at a time: rows arriving meanwhile wait and go together in the
+  // next, so the batch grows with the load instead of the number of statements.
+  const maxWrites = 2;
+  let writes = 0;
+  const flush = async (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0 || writes >= maxWrites) return;
+    const batch = pending.splice(0, maxBatch);
+    writes++;
+    const done = writeBatch(batch).finally(() => {
+      writes--;
+      inFlight.delete(done);
+      if (pending.length > 0) void flush();
+    });
+    inFlight.add(done);
+    await done;
+  };
+  const inFlight = new Set<Promise<void>>();
+  const flushAll = async () => {
+    while (pending.length > 0 || inFlight.size > 0) {
+      await flush();
+      await Promise.all(inFlight);
     }
   };
 
@@ -54,11 +78,23 @@ export function createDeliveryLogWriter(
       new Promise<void>((resolve, reject) => {
         // The attempt's own time, not the batch's: the log is ordered by it.
         pending.push({ attempt: { ...postgresSafe(attempt), createdAt: new Date() }, resolve, reject, failed: false });
-        if (pending.length >= maxBatch) void flush();
-        else timer ??= setTimeout(() => void flush(), maxDelayMs);
+        if (writes < maxWrites) timer ??= setTimeout(() => void flush(), maxDelayMs);
       }),
-    flush,
+    flush: flushAll,
   };
+}
+
+async function pruneLog(db: PrismaClient, propertyId: string, channel: DeliveryAttempt['channel']) {
+  // Skips rows another replica is deleting: concurrent writers never wait on each other.
+  await db.$executeRaw`
+    DELETE FROM delivery_log_entries
+    WHERE id IN (
+      SELECT id FROM delivery_log_entries
+      WHERE property_id = ${propertyId}::uuid AND channel = ${channel}::delivery_channel
+      ORDER BY created_at DESC, id DESC
+      OFFSET ${DELIVERY_LOG_SIZE}
+      FOR UPDATE SKIP LOCKED
+    )`;
 }
 
 interface PendingRow {
