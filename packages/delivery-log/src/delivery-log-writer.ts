@@ -136,5 +136,5 @@ function postgresSafe(attempt: DeliveryAttempt): DeliveryAttempt {
 }
 
 function safeText(text: string): string {
-  return text.replace(/\u0000/g, '\uFFFD').toWellFormed();
+  return text.replaceAll('\u0000', '\uFFFD').toWellFormed();
 }
