@@ -8,39 +8,27 @@
 //   10 MiB bodies;
 // and, on the same batches in this process, the floor: gunzip + JSON.parse + classify, no HTTP.
 // Options: --lines N (default 1000000), --senders N (4), --runs N (1: the floor is measured per run).
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { CrawlerIpIndex, hostOfReferrer, matchAiCrawler, parsePublishedRanges, platformForHost } from '@vt/attribution';
 import { deriveCrawlToken } from '@vt/credentials';
-import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists } from '@vt/db';
-import { Redis } from 'ioredis';
+import { createBenchEnvironment, log, ROOT, sleep, waitFor } from './support.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const GENERATOR = join(ROOT, '..', 'shared', 'tools', 'gen-access-log.mjs');
-const TSX = fileURLToPath(import.meta.resolve('tsx'));
 const { values: opts } = parseArgs({
   options: { lines: { type: 'string', default: '1000000' }, senders: { type: 'string', default: '4' } },
 });
 const LINES = Number(opts.lines);
 const SENDERS = Number(opts.senders);
 const BATCH = 10_000;
-
-const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-const DATABASE_URL = `postgresql://postgres@127.0.0.1:5432/vt_bench_${runId}`;
-const REDIS_URL = 'redis://127.0.0.1:6379';
-const QUEUE_PREFIX = `{vt-bench-${runId}}`;
 const SECRET = randomBytes(32).toString('hex');
 const GATEWAY_PORT = 3901;
 const WORKER_PORT = 3902;
-
-const log = (text: string) => process.stdout.write(`${text}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
@@ -56,35 +44,6 @@ function resetPeakRss(pid: number) {
   } catch {
     // not permitted: the figure is then the process's lifetime peak
   }
-}
-
-function startApp(app: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', TSX, `apps/${app}/src/main.ts`], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL,
-      REDIS_URL,
-      QUEUE_PREFIX,
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return child;
-}
-
-async function waitReady(port: number) {
-  for (let i = 0; i < 200; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error(`port ${port} not ready`);
 }
 
 /** The floor: what the gateway's work costs with no HTTP and no prefilter (parse every line). */
@@ -145,15 +104,8 @@ async function main() {
     ...parsePublishedRanges(JSON.parse(readFileSync(join(dir, 'ranges', f), 'utf8'))),
   }));
 
-  await ensureDatabaseExists(DATABASE_URL);
-  await applyMigrations(DATABASE_URL);
-  const db = createPrismaClient({
-    DATABASE_URL,
-    DATABASE_POOL_MAX: 2,
-    DATABASE_CONNECT_TIMEOUT_MS: 5000,
-    DATABASE_IDLE_TIMEOUT_MS: 10000,
-    DATABASE_STATEMENT_TIMEOUT_MS: 60000,
-  });
+  const bench = await createBenchEnvironment();
+  const { db, runId, redis, queuePrefix: QUEUE_PREFIX } = bench;
   const team = await db.team.create({ data: { name: 'Bench', slug: `bench-${runId}` } });
   const property = await db.property.create({
     data: { teamId: team.id, name: 'Bench', domain: 'example.com', plan: 'scale', brandTerms: ['Bench'] },
@@ -172,12 +124,14 @@ async function main() {
   const token = deriveCrawlToken(SECRET, property.id, property.crawlTokenVersion);
   const url = `http://127.0.0.1:${GATEWAY_PORT}/api/ingest/crawl/${property.id}`;
 
-  const gateway = startApp('ingest-gateway', { INGEST_GATEWAY_PORT: String(GATEWAY_PORT), CRAWL_TOKEN_SECRET: SECRET });
-  const worker = startApp('crawl-worker', { CRAWL_WORKER_METRICS_PORT: String(WORKER_PORT) });
-  const redis = new Redis(REDIS_URL);
+  const gateway = bench.start(['apps/ingest-gateway/src/main.ts'], {
+    INGEST_GATEWAY_PORT: String(GATEWAY_PORT),
+    CRAWL_TOKEN_SECRET: SECRET,
+  });
+  const worker = bench.start(['apps/crawl-worker/src/main.ts'], { CRAWL_WORKER_METRICS_PORT: String(WORKER_PORT) });
   try {
-    await waitReady(GATEWAY_PORT);
-    await waitReady(WORKER_PORT);
+    await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/readyz`);
+    await waitFor(`http://127.0.0.1:${WORKER_PORT}/readyz`);
     const post = (body: Buffer, headers: Record<string, string> = {}) =>
       fetch(url, {
         method: 'POST',
@@ -271,14 +225,7 @@ async function main() {
       `  truth check        received ${received === truth.received ? 'ok' : `MISMATCH ${received} != ${truth.received}`}, kept ${kept === truth.kept ? 'ok' : `MISMATCH ${kept} != ${truth.kept}`}`,
     );
   } finally {
-    gateway.kill('SIGTERM');
-    worker.kill('SIGTERM');
-    await sleep(1500);
-    const keys = await redis.keys(`${QUEUE_PREFIX}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
-    await db.$disconnect();
-    await dropDatabase(DATABASE_URL);
+    await bench.cleanUp([gateway, worker]);
   }
 }
 

@@ -4,68 +4,23 @@
 // the rate of a bare express route returning a constant JSON body (the framework floor). Then waits
 // for the lead worker and checks in Postgres that every accepted lead was stored exactly once.
 // Options: --seconds N (10), --concurrency N (32).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { deriveWebhookSecret, signWebhookPayload } from '@vt/credentials';
-import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists } from '@vt/db';
-import { Redis } from 'ioredis';
 import { runLoad } from './http-load.ts';
+import { createBenchEnvironment, log, waitFor } from './support.ts';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const TSX = fileURLToPath(import.meta.resolve('tsx'));
 const { values: opts } = parseArgs({
   options: { seconds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '32' } },
 });
 const SECONDS = Number(opts.seconds);
 const CONCURRENCY = Number(opts.concurrency);
-const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-const DATABASE_URL = `postgresql://postgres@127.0.0.1:5432/vt_bench_${runId}`;
-const REDIS_URL = 'redis://127.0.0.1:6379';
-const QUEUE_PREFIX = `{vt-bench-${runId}}`;
 const SIGNING_KEY = randomBytes(32).toString('hex');
 const [BARE_PORT, GATEWAY_PORT, WORKER_PORT] = [3991, 3992, 3993];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const log = (text: string) => process.stdout.write(`${text}\n`);
 
-function start(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', TSX, ...args], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      DATABASE_URL,
-      REDIS_URL,
-      QUEUE_PREFIX,
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    const ok = await fetch(url).then(
-      (r) => r.status < 500,
-      () => false,
-    );
-    if (ok) return;
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer`);
-}
-
-await ensureDatabaseExists(DATABASE_URL);
-await applyMigrations(DATABASE_URL);
-const db = createPrismaClient({
-  DATABASE_URL,
-  DATABASE_POOL_MAX: 2,
-  DATABASE_CONNECT_TIMEOUT_MS: 5000,
-  DATABASE_IDLE_TIMEOUT_MS: 10000,
-  DATABASE_STATEMENT_TIMEOUT_MS: 60000,
-});
+const bench = await createBenchEnvironment();
+const { db, runId, start } = bench;
 const team = await db.team.create({ data: { name: 'Bench', slug: `bench-${runId}` } });
 const property = await db.property.create({
   data: { teamId: team.id, name: 'Bench', domain: 'example.com', plan: 'growth' },
@@ -80,7 +35,6 @@ const gateway = start(['apps/ingest-gateway/src/main.ts'], {
 // The lead worker starts after the measured window: on a 2-core machine it would otherwise take
 // CPU from the gateway being measured. It then drains the queue, and the run checks every lead.
 let worker: ChildProcess | undefined;
-const redis = new Redis(REDIS_URL);
 try {
   await waitFor(`http://127.0.0.1:${BARE_PORT}/bare`);
   await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/readyz`);
@@ -139,7 +93,7 @@ try {
   for (;;) {
     stored = await db.lead.count();
     if (stored >= n || performance.now() - waitStart > 60_000) break;
-    await sleep(100);
+    await new Promise((r) => setTimeout(r, 100));
   }
   const distinctEvents = (await db.$queryRaw<{ n: number }[]>`SELECT count(DISTINCT event_id)::int AS n FROM leads`)[0]
     ?.n;
@@ -161,11 +115,5 @@ try {
   );
   log(`  AI-attributed count ${counted} = classified leads ${classified}: ${counted === classified ? 'yes' : 'NO'}`);
 } finally {
-  for (const child of [bare, gateway, worker]) child?.kill('SIGTERM');
-  await sleep(1500);
-  const keys = await redis.keys(`${QUEUE_PREFIX}*`);
-  if (keys.length) await redis.del(...keys);
-  redis.disconnect();
-  await db.$disconnect();
-  await dropDatabase(DATABASE_URL);
+  await bench.cleanUp([bare, gateway, worker]);
 }

@@ -49,19 +49,8 @@ export class BatchClassifier {
       this.decideWithoutParsing(text);
       return;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.unreadable++;
-      return;
-    }
-    if (!isObject(value)) {
-      this.unreadable++;
-      return;
-    }
-    this.readableSeen = true;
-    this.decideParsed(value);
+    const value = this.readObject(text);
+    if (value) this.decideParsed(value);
   }
 
   summary(): BatchSummary {
@@ -104,19 +93,24 @@ export class BatchClassifier {
       if (!this.hostMatches(host)) this.missHost(host);
       return;
     }
+    const value = this.readObject(text);
+    if (value && typeof value.host === 'string' && !this.hostMatches(value.host)) this.missHost(value.host);
+  }
+
+  /** The line as a JSON object, or null, counted unreadable. */
+  private readObject(text: string): Record<string, unknown> | null {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      this.unreadable++;
-      return;
+      value = undefined;
     }
     if (!isObject(value)) {
       this.unreadable++;
-      return;
+      return null;
     }
     this.readableSeen = true;
-    if (typeof value.host === 'string' && !this.hostMatches(value.host)) this.missHost(value.host);
+    return value;
   }
 
   private decideParsed(value: Record<string, unknown>) {

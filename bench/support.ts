@@ -1,0 +1,87 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists, type PrismaClient } from '@vt/db';
+import { Redis } from 'ioredis';
+
+// What every benchmark shares: a scratch database and Redis prefix of its own, the apps started
+// as real processes, and the clean-up.
+
+export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const TSX = fileURLToPath(import.meta.resolve('tsx'));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const log = (text: string) => process.stdout.write(`${text}\n`);
+
+export interface BenchEnvironment {
+  runId: string;
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  db: PrismaClient;
+  redis: Redis;
+  /** Starts a TypeScript entry point of the repo (node options may come first) with the bench env. */
+  start: (args: string[], env?: Record<string, string>) => ChildProcess;
+  /** Stops the processes, deletes the Redis keys and drops the database. */
+  cleanUp: (children: (ChildProcess | undefined)[]) => Promise<void>;
+}
+
+export async function createBenchEnvironment(): Promise<BenchEnvironment> {
+  const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const databaseUrl = `postgresql://postgres@127.0.0.1:5432/vt_bench_${runId}`;
+  const redisUrl = 'redis://127.0.0.1:6379';
+  const queuePrefix = `{vt-bench-${runId}}`;
+  await ensureDatabaseExists(databaseUrl);
+  await applyMigrations(databaseUrl);
+  const db = createPrismaClient({
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: 2,
+    DATABASE_CONNECT_TIMEOUT_MS: 5000,
+    DATABASE_IDLE_TIMEOUT_MS: 10000,
+    DATABASE_STATEMENT_TIMEOUT_MS: 60000,
+  });
+  const redis = new Redis(redisUrl);
+  return {
+    runId,
+    databaseUrl,
+    redisUrl,
+    queuePrefix,
+    db,
+    redis,
+    start: (args, env = {}) =>
+      spawn(process.execPath, ['--import', TSX, ...args], {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH ?? '',
+          DATABASE_URL: databaseUrl,
+          REDIS_URL: redisUrl,
+          QUEUE_PREFIX: queuePrefix,
+          LOG_LEVEL: 'warn',
+          HOST: '127.0.0.1',
+          ...env,
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    cleanUp: async (children) => {
+      for (const child of children) child?.kill('SIGTERM');
+      await sleep(1500);
+      const keys = await redis.keys(`${queuePrefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+      await db.$disconnect();
+      await dropDatabase(databaseUrl);
+    },
+  };
+}
+
+/** Polls until the URL answers below 500. */
+export async function waitFor(url: string) {
+  for (let i = 0; i < 300; i++) {
+    const ok = await fetch(url).then(
+      (r) => r.status < 500,
+      () => false,
+    );
+    if (ok) return;
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer`);
+}
