@@ -230,7 +230,9 @@ describe('lead worker killed mid-job, then restarted', () => {
     await sessionEnded(run.backend);
     const committedByOrphan = (await markers(s.first.leadId)) === 1;
     const retried = await restartAndExpectExactlyOnce(s, run);
-    expect(retried).toContain(committedByOrphan ? '"reason":"duplicate"' : '"msg":"lead stored"');
+    // Not committed by the orphan: the survivor stores it, under this job or under the duplicate
+    // job of the same lead if it reaches that one first.
+    expect(retried).toMatch(committedByOrphan ? /"reason":"duplicate"/ : /"msg":"lead stored"|"reason":"duplicate"/);
   }, 60_000);
 
   it('[LEAD-11] SIGKILLed with its database session cut before commit: nothing remains, the retry stores and counts it once', async () => {
@@ -243,7 +245,10 @@ describe('lead worker killed mid-job, then restarted', () => {
     run.lock.release();
     expect(await snapshot(s.propertyId)).toEqual({ leads: [], counts: [{ day: DAY, platform: 'chatgpt', leads: 5 }] });
     expect(await markers(s.first.leadId)).toBe(0);
-    expect(await restartAndExpectExactlyOnce(s, run)).toContain('"msg":"lead stored"');
+    // The survivor may reach another job of the same lead before the redelivered first one (the
+    // order after a stall is not fixed); either way the lead is stored and counted once, which
+    // restartAndExpectExactlyOnce asserts.
+    expect(await restartAndExpectExactlyOnce(s, run)).toMatch(/"msg":"lead stored"|"reason":"duplicate"/);
   }, 60_000);
 
   it('[LEAD-11] SIGKILLed after commit but before BullMQ heard of it: the redelivered job changes nothing', async () => {
