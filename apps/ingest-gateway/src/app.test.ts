@@ -52,3 +52,18 @@ describe('ingest-gateway app', () => {
     expect(metrics).toMatch(/vt_crawl_lines_kept_total\{app="ingest-gateway"\} 1/);
   });
 });
+
+describe('ingest-gateway when Postgres fails', () => {
+  it('[LEAD-13] a storage failure behind the webhook answers 500 storage_failed', async () => {
+    const broken = await createGatewayHarness({
+      leads: { properties: { find: () => Promise.reject(new Error('connection refused')) } },
+    });
+    try {
+      const lead = await request(broken.app).post(`/api/webhooks/leads/${crypto.randomUUID()}`).send('{}');
+      expect(lead.status).toBe(500);
+      expect(lead.body).toEqual({ error: expect.any(String), hint: expect.any(String), reason: 'storage_failed' });
+    } finally {
+      await broken.close();
+    }
+  });
+});
