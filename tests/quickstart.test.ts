@@ -55,7 +55,10 @@ describe('pnpm start', () => {
     } finally {
       proc.child.kill('SIGTERM');
     }
-    expect(await proc.exited).toBe(0);
+    const code = await proc.exited;
+    expect(code, `pnpm start exited ${code}; its output ends:\n${proc.stdout().slice(-4000)}`).toBe(0);
+    // Each app got exactly one signal: a second one would have cut its graceful shutdown short.
+    expect(proc.stdout()).not.toContain('second signal');
     for (const app of ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api']) {
       expect(proc.stdout()).toMatch(new RegExp(`\\[${app}\\] .*shut down cleanly`));
     }

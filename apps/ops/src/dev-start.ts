@@ -74,15 +74,21 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
         spawn: (command, options) => spawn(command, { ...options, detached: true }),
       },
     );
+    // concurrently forwards SIGINT/SIGTERM/SIGHUP to every app itself, once; a second signal would
+    // make an app skip its graceful shutdown, so here a signal only marks that stopping has begun.
     let stopping = false;
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => {
+        stopping = true;
+      });
+    }
+    // One app ending by itself (a crash, a port in use) stops the others: a half-running system
+    // misleads.
     const stopAll = () => {
       if (stopping) return;
       stopping = true;
       for (const command of commands) command.kill('SIGTERM');
     };
-    process.on('SIGTERM', stopAll);
-    process.on('SIGINT', stopAll);
-    // One app ending (a crash, a port in use) stops the others: a half-running system misleads.
     for (const command of commands) command.close.subscribe(stopAll);
     await waitUntilHealthy(config);
     printBanner(banner);
