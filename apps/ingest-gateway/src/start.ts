@@ -35,6 +35,7 @@ export async function startIngestGateway(
     logger,
     crawlIngest: {
       db,
+      deliveryLog,
       queue: crawlQueue,
       logger,
       crawlTokenSecret: config.CRAWL_TOKEN_SECRET,

@@ -12,33 +12,21 @@ export interface DeliveryLogWriter {
 /**
  * Records delivery attempts in batches: under load one INSERT serves many requests instead of a
  * statement each, and every caller still waits until its own row is written. Alone, a row waits
- * at most `maxDelayMs`. Each log is pruned to the newest 50 at most once per `pruneEveryMs`.
+ * at most `maxDelayMs`. After each batch, every log it touched is pruned to the newest 50, so
+ * a caller that was answered finds the log holding exactly the last 50 attempts.
  */
 export function createDeliveryLogWriter(
   db: PrismaClient,
-  {
-    maxBatch = 500,
-    maxDelayMs = 2,
-    pruneEveryMs = 1000,
-  }: { maxBatch?: number; maxDelayMs?: number; pruneEveryMs?: number } = {},
+  { maxBatch = 500, maxDelayMs = 2 }: { maxBatch?: number; maxDelayMs?: number } = {},
 ): DeliveryLogWriter {
   const pending: PendingRow[] = [];
   let timer: NodeJS.Timeout | undefined;
-  // When each log was last pruned: a log may hold a few rows over 50 for up to pruneEveryMs, and
-  // every reader takes the newest 50.
-  const prunedAt = new Map<string, number>();
-
   const writeBatch = async (batch: PendingRow[]) => {
     try {
       await insertRows(db, batch);
-      const now = Date.now();
       for (const { propertyId, channel } of new Map(
         batch.map((p) => [`${p.attempt.propertyId}/${p.attempt.channel}`, p.attempt]),
       ).values()) {
-        const key = `${propertyId}/${channel}`;
-        if (now - (prunedAt.get(key) ?? 0) < pruneEveryMs) continue;
-        prunedAt.set(key, now);
-        if (prunedAt.size > 100_000) prunedAt.clear();
         await pruneLog(db, propertyId, channel);
       }
       for (const p of batch) if (!p.failed) p.resolve();

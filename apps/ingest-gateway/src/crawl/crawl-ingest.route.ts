@@ -1,6 +1,6 @@
 import { verifyCrawlToken } from '@vt/credentials';
 import type { PrismaClient, Property } from '@vt/db';
-import { type DeliveryAttempt, findNamedCrawlBatch, recordDeliveryAttempt } from '@vt/delivery-log';
+import { type DeliveryAttempt, type DeliveryLogWriter, findNamedCrawlBatch } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
 import { type CrawlBatchJobData, crawlBatchJob, enqueue, type Queue } from '@vt/queue';
 import { type Request, type Response, Router } from 'express';
@@ -10,6 +10,8 @@ import { type BodyFormat, type BodyLimits, BodyTooLargeError, CorruptGzipError, 
 
 export interface CrawlIngestDeps {
   db: PrismaClient;
+  /** The gateway's one delivery-log writer, shared with the lead webhook. */
+  deliveryLog: DeliveryLogWriter;
   queue: Queue;
   logger: Logger;
   crawlTokenSecret: string | undefined;
@@ -85,7 +87,7 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
       });
     }
     const reject = async (rejection: Rejection, extra: Partial<DeliveryAttempt> = {}) => {
-      await recordDeliveryAttempt(deps.db, {
+      await deps.deliveryLog.record({
         propertyId: property.id,
         channel: 'crawl',
         statusCode: rejection.status,
@@ -173,7 +175,7 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
       }
     }
     const hostNote = summary.hostNotMatched.count > 0 ? summary.hostNotMatched : undefined;
-    await recordDeliveryAttempt(deps.db, {
+    await deps.deliveryLog.record({
       propertyId: property.id,
       channel: 'crawl',
       statusCode: 202,

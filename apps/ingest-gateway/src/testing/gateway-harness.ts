@@ -39,6 +39,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
   let verifier: IpVerifier = { verify: (_op, ip) => (ip ? 'unverified' : 'unverifiable') };
   const logger = createLogger({ name: 'ingest-gateway', level: 'silent' });
   const registry = createMetricsRegistry('ingest-gateway');
+  const deliveryLog = createDeliveryLogWriter(db);
   const app = buildIngestGateway({
     logger,
     registry,
@@ -46,7 +47,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     isClosing: options.isClosing ?? (() => false),
     leadWebhook: {
       properties: cachedPropertyLookup(db, 0),
-      deliveryLog: createDeliveryLogWriter(db),
+      deliveryLog,
       queue: leadQueue,
       redis,
       keyPrefix: prefix,
@@ -56,6 +57,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     },
     crawlIngest: {
       db,
+      deliveryLog,
       queue,
       logger,
       crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
