@@ -36,13 +36,6 @@ export async function startCrawlWorker(config: CrawlWorkerConfig, logger: Logger
     ),
   );
   crawlBatches.on('error', (err) => logger.error({ err }, 'crawl-batch worker error'));
-  // Exactly-once markers outlive every retry, then go; every replica may run this, harmlessly.
-  const pruneMarkers = setInterval(() => {
-    pruneProcessedJobs(db, crawlBatchJob.queue).catch((err: unknown) =>
-      logger.error({ err }, 'could not prune processed-job markers'),
-    );
-  }, MS_PER_HOUR);
-  pruneMarkers.unref();
   return startWorkerService({
     name: 'crawl-worker',
     logger,
@@ -53,8 +46,15 @@ export async function startCrawlWorker(config: CrawlWorkerConfig, logger: Logger
       { name: 'redis', check: pingRedis(redis) },
     ],
     consumers: [crawlBatches],
+    // Exactly-once markers outlive every retry, then go; every replica may run this, harmlessly.
+    periodicTasks: [
+      {
+        name: 'prune processed-job markers',
+        everyMs: MS_PER_HOUR,
+        run: () => pruneProcessedJobs(db, crawlBatchJob.queue),
+      },
+    ],
     closeResources: async () => {
-      clearInterval(pruneMarkers);
       await closeRedisConnection(redis);
       await db.$disconnect();
     },

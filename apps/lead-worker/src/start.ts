@@ -38,13 +38,6 @@ export async function startLeadWorker(config: LeadWorkerConfig, logger: Logger):
     logger.error({ err, jobId: job?.id, attempt: job?.attemptsMade, leadId: leadIdOf(job?.data) }, 'lead job failed'),
   );
   leads.on('error', (err) => logger.error({ err }, 'lead worker error'));
-  // Exactly-once markers outlive every retry, then go; every replica may run this, harmlessly.
-  const pruneMarkers = setInterval(() => {
-    pruneProcessedJobs(db, leadJob.queue).catch((err: unknown) =>
-      logger.error({ err }, 'could not prune processed-job markers'),
-    );
-  }, MS_PER_HOUR);
-  pruneMarkers.unref();
   return startWorkerService({
     name: 'lead-worker',
     logger,
@@ -55,8 +48,11 @@ export async function startLeadWorker(config: LeadWorkerConfig, logger: Logger):
       { name: 'redis', check: pingRedis(redis) },
     ],
     consumers: [leads],
+    // Exactly-once markers outlive every retry, then go; every replica may run this, harmlessly.
+    periodicTasks: [
+      { name: 'prune processed-job markers', everyMs: MS_PER_HOUR, run: () => pruneProcessedJobs(db, leadJob.queue) },
+    ],
     closeResources: async () => {
-      clearInterval(pruneMarkers);
       await closeRedisConnection(redis);
       await db.$disconnect();
     },

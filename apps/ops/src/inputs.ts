@@ -1,3 +1,4 @@
+import { addUtcDays, utcDay } from '@vt/db';
 import { z } from 'zod';
 import { OpsError } from './ops-error.ts';
 
@@ -40,6 +41,15 @@ export const planSchema = z.enum(['free', 'starter', 'growth', 'scale']);
 export const roleSchema = z.enum(['owner', 'admin', 'member']);
 export const accessSchema = z.enum(['read', 'write']);
 export const uuidSchema = z.uuid();
+
+/** `--days N`: how many UTC days, ending today, a report covers. */
+export const daysSchema = z.coerce.number().int().min(1).max(365).default(30);
+
+/** The first and last UTC day of the `days` days ending today. */
+export function lastUtcDays(days: number): { from: Date; to: Date } {
+  const to = utcDay(new Date());
+  return { from: addUtcDays(to, -(days - 1)), to };
+}
 
 /** Parse command options; a bad one fails with the option's flag in the message. */
 export function parseOptions<S extends z.ZodType>(schema: S, options: unknown): z.output<S> {

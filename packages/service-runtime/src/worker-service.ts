@@ -21,6 +21,8 @@ export interface WorkerServiceOptions {
   port: number;
   readinessChecks: ReadinessCheck[];
   consumers: QueueConsumer[];
+  /** Housekeeping run on an interval (unref'd, stopped on close); a failure is logged, not fatal. */
+  periodicTasks?: { name: string; everyMs: number; run: () => Promise<unknown> }[];
   /** Closes what the consumers used (Redis, Prisma), after they have drained. */
   closeResources: () => Promise<void>;
 }
@@ -39,11 +41,19 @@ export async function startWorkerService(options: WorkerServiceOptions): Promise
   for (const consumer of options.consumers) {
     consumer.run().catch((err: unknown) => options.logger.error({ err }, 'queue consumer stopped'));
   }
+  const timers = (options.periodicTasks ?? []).map((task) => {
+    const timer = setInterval(() => {
+      task.run().catch((err: unknown) => options.logger.error({ err, task: task.name }, 'periodic task failed'));
+    }, task.everyMs);
+    timer.unref();
+    return timer;
+  });
   options.logger.info({ port: server.port, consumers: options.consumers.length }, `${options.name} started`);
   return {
     port: server.port,
     close: closeOnce(async () => {
       closing = true;
+      for (const timer of timers) clearInterval(timer);
       await Promise.all(options.consumers.map((c) => c.close())); // finish in-flight jobs
       await server.close();
       await options.closeResources();

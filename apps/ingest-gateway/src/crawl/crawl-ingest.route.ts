@@ -87,15 +87,17 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
       });
     }
     const reject = async (rejection: Rejection, extra: Partial<DeliveryAttempt> = {}) => {
-      await deps.deliveryLog.record({
-        propertyId: property.id,
-        channel: 'crawl',
-        statusCode: rejection.status,
-        outcome: 'rejected; nothing stored',
-        reason: rejection.reason,
-        fix: rejection.hint,
-        ...extra,
-      }).catch((err: unknown) => deps.logger.error({ err }, 'could not record delivery attempt'));
+      await deps.deliveryLog
+        .record({
+          propertyId: property.id,
+          channel: 'crawl',
+          statusCode: rejection.status,
+          outcome: 'rejected; nothing stored',
+          reason: rejection.reason,
+          fix: rejection.hint,
+          ...extra,
+        })
+        .catch((err: unknown) => deps.logger.error({ err }, 'could not record delivery attempt'));
       send(res, rejection);
     };
     const problem = checkProperty(property, token, secret);

@@ -1,7 +1,7 @@
-import { addUtcDays, formatUtcDay, utcDay } from '@vt/db';
+import { formatUtcDay } from '@vt/db';
 import { crawlConnectionStatus, recentDeliveries } from '@vt/delivery-log';
 import { z } from 'zod';
-import { parseOptions } from '../inputs.ts';
+import { daysSchema, lastUtcDays, parseOptions } from '../inputs.ts';
 import type { OpsContext } from './context.ts';
 import { findProperty } from './properties.ts';
 
@@ -51,14 +51,13 @@ export async function crawlLog(ctx: OpsContext, options: unknown) {
 
 const activityOptions = z.object({
   property: z.string(),
-  days: z.coerce.number().int().min(1).max(365).default(30),
+  days: daysSchema,
 });
 
 export async function crawlActivity(ctx: OpsContext, options: unknown) {
   const input = parseOptions(activityOptions, options);
   const property = await findProperty(ctx, input.property);
-  const to = utcDay(new Date());
-  const from = addUtcDays(to, -(input.days - 1));
+  const { from, to } = lastUtcDays(input.days);
   const where = { propertyId: property.id, day: { gte: from, lte: to } };
   const [daily, pages, referrals] = await Promise.all([
     ctx.db.crawlerDailyCount.findMany({ where, orderBy: { day: 'asc' } }),

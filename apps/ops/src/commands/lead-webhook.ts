@@ -1,8 +1,8 @@
 import { UNCLASSIFIED_PLATFORM } from '@vt/attribution';
-import { addUtcDays, formatUtcDay, utcDay } from '@vt/db';
+import { formatUtcDay } from '@vt/db';
 import { isAcceptedLeadAttempt, leadWebhookStatus, recentDeliveries, WEBHOOK_LOG_SHOWN } from '@vt/delivery-log';
 import { z } from 'zod';
-import { parseOptions } from '../inputs.ts';
+import { daysSchema, lastUtcDays, parseOptions } from '../inputs.ts';
 import type { OpsContext } from './context.ts';
 import { findProperty } from './properties.ts';
 
@@ -48,14 +48,13 @@ export async function webhookLog(ctx: OpsContext, options: unknown) {
 
 const leadsOptions = z.object({
   property: z.string(),
-  days: z.coerce.number().int().min(1).max(365).default(30),
+  days: daysSchema,
 });
 
 export async function recentLeads(ctx: OpsContext, options: unknown) {
   const input = parseOptions(leadsOptions, options);
   const property = await findProperty(ctx, input.property);
-  const to = utcDay(new Date());
-  const from = addUtcDays(to, -(input.days - 1));
+  const { from, to } = lastUtcDays(input.days);
   const [leads, daily] = await Promise.all([
     ctx.db.lead.findMany({
       where: { propertyId: property.id },
