@@ -28,10 +28,16 @@ const property = await db.property.create({
 const secret = deriveWebhookSecret(SIGNING_KEY, property.id);
 
 const bare = start(['bench/bare-express.ts', String(BARE_PORT)]);
-const gateway = start(['apps/ingest-gateway/src/main.ts'], {
-  INGEST_GATEWAY_PORT: String(GATEWAY_PORT),
-  WEBHOOK_SIGNING_KEY: SIGNING_KEY,
-});
+const gateway = start(
+  [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/gwprof'] : []),
+    'apps/ingest-gateway/src/main.ts',
+  ],
+  {
+    INGEST_GATEWAY_PORT: String(GATEWAY_PORT),
+    WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+  },
+);
 // The lead worker starts after the measured window: on a 2-core machine it would otherwise take
 // CPU from the gateway being measured. It then drains the queue, and the run checks every lead.
 let worker: ChildProcess | undefined;

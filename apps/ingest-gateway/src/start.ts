@@ -67,7 +67,7 @@ export async function startIngestGateway(
       closing = true;
       crawlerRanges.stop();
       await server.close(); // stop intake; in-flight requests finish and enqueue
-      await deliveryLog.flush();
+      await deliveryLog.flush(); // answers go out before their log rows are written: write every one
       await Promise.all(queues.map((q) => q.close()));
       await closeRedisConnection(redis);
       await db.$disconnect();

@@ -46,9 +46,16 @@ interface Answer {
 /**
  * Posts `chunks` one write at a time (chunked transfer, no Content-Length unless given), pausing
  * between writes so the server sees them apart. Write errors after the answer (the server closed
- * an oversized upload) are expected and ignored.
+ * an oversized upload) are expected and ignored. With `end: false` the body is never finished:
+ * the answer must come at the cap. (A sender still writing when the gateway answers an oversized
+ * upload and closes can have its connection reset before it reads the answer.)
  */
-function rawPost(path: string, headers: http.OutgoingHttpHeaders, chunks: Buffer[], pauseMs = 5): Promise<Answer> {
+function rawPost(
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+  chunks: Buffer[],
+  { pauseMs = 5, end = true }: { pauseMs?: number; end?: boolean } = {},
+): Promise<Answer> {
   const { port } = server.address() as AddressInfo;
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -60,6 +67,7 @@ function rawPost(path: string, headers: http.OutgoingHttpHeaders, chunks: Buffer
       });
       res.on('end', () => {
         answered = true;
+        if (!end) req.destroy();
         resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
       });
     });
@@ -72,7 +80,7 @@ function rawPost(path: string, headers: http.OutgoingHttpHeaders, chunks: Buffer
         req.write(chunk);
         await new Promise((r) => setTimeout(r, pauseMs));
       }
-      req.end();
+      if (end) req.end();
     })();
   });
 }
@@ -98,6 +106,12 @@ function statedSizes(text: string): number[] {
   );
 }
 
+/** A harness's crawl delivery log, once every row its answers so far handed to the writer is written. */
+async function deliveriesOf(harness: typeof h, propertyId: string) {
+  await harness.flushDeliveryLog();
+  return recentDeliveries(harness.db, propertyId, 'crawl');
+}
+
 async function crawlJobsOf(harness: typeof h, propertyId: string) {
   return (await harness.jobs()).filter((j) => j.propertyId === propertyId);
 }
@@ -114,7 +128,7 @@ describe('crawl ingest size caps', () => {
       .send(body);
     expectRejection(res, 413, 'body_too_large');
     expect(await crawlJobsOf(h, property.id)).toEqual([]);
-    const rows = await recentDeliveries(h.db, property.id, 'crawl');
+    const rows = await deliveriesOf(h, property.id);
     expect(rows.map((r) => [r.statusCode, r.reason])).toEqual([[413, 'body_too_large']]);
   });
 
@@ -124,11 +138,13 @@ describe('crawl ingest size caps', () => {
     const res = await rawPost(
       `/api/ingest/crawl/${property.id}`,
       { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-ndjson' },
-      split(body, 8 * 1024),
+      // Up to the first chunk over the cap; the rest is never sent.
+      split(body, 8 * 1024).slice(0, LIMITS.maxWireBytes / (8 * 1024) + 1),
+      { end: false },
     );
     expectRejection(res, 413, 'body_too_large');
     expect(await crawlJobsOf(h, property.id)).toEqual([]);
-    const rows = await recentDeliveries(h.db, property.id, 'crawl');
+    const rows = await deliveriesOf(h, property.id);
     expect(rows.map((r) => r.statusCode)).toEqual([413]);
   });
 
@@ -143,7 +159,7 @@ describe('crawl ingest size caps', () => {
       .send(bomb);
     expectRejection(res, 413, 'body_too_large');
     expect(await crawlJobsOf(h, property.id)).toEqual([]);
-    const rows = await recentDeliveries(h.db, property.id, 'crawl');
+    const rows = await deliveriesOf(h, property.id);
     expect(rows.map((r) => r.statusCode)).toEqual([413]);
   });
 
@@ -187,7 +203,7 @@ describe('crawl ingest gzip detection', () => {
       `/api/ingest/crawl/${property.id}`,
       { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-ndjson' },
       [gz.subarray(0, 1), gz.subarray(1)],
-      50,
+      { pauseMs: 50 },
     );
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ kept: 3, received: 3 });
@@ -204,7 +220,7 @@ describe('crawl ingest dependencies', () => {
       .send(gptbotLines(2));
     expectRejection(res, 503, 'ingest_not_configured');
     expect(await crawlJobsOf(unconfigured, property.id)).toEqual([]);
-    expect(await recentDeliveries(unconfigured.db, property.id, 'crawl')).toEqual([]);
+    expect(await deliveriesOf(unconfigured, property.id)).toEqual([]);
   });
 
   it('[CRAWL-26] with Redis gone the batch answers 503 queue_unavailable, is not recorded as accepted, and a retry is not a duplicate', async () => {
@@ -217,7 +233,7 @@ describe('crawl ingest dependencies', () => {
       .set('Idempotency-Key', key)
       .send(gptbotLines(2));
     expectRejection(res, 503, 'queue_unavailable');
-    const rows = await recentDeliveries(redisDown.db, property.id, 'crawl');
+    const rows = await deliveriesOf(redisDown, property.id);
     expect(rows.map((r) => r.statusCode)).toEqual([503]);
     // The retry the hint asks for, under the same key, reaches a gateway whose queue works.
     const retry = await request(h.app)
@@ -237,6 +253,7 @@ describe('crawl ingest dependencies', () => {
       `/api/ingest/crawl/${property.id}`,
       { Authorization: `Bearer ${token}` },
       split(randomBytes(LIMITS.maxWireBytes + 4096), 16 * 1024),
+      { end: false },
     );
     expectRejection(res, 413, 'body_too_large');
   });

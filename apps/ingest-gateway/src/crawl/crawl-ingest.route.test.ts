@@ -10,7 +10,9 @@ import { createGatewayHarness } from '../testing/gateway-harness.ts';
 // own. Every test seeds its own property, so the jobs and delivery rows it reads are its own.
 
 const h = await createGatewayHarness();
-afterAll(() => h.close());
+// Its writer holds a lone row for a second: long enough to tell an answer that waited for its row.
+const slowLog = await createGatewayHarness({ deliveryLog: { maxDelayMs: 1000 } });
+afterAll(() => Promise.all([h.close(), slowLog.close()]));
 
 const GPTBOT = 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot';
 const CLAUDEBOT =
@@ -63,7 +65,11 @@ async function keptOf(propertyId: string) {
   return (await jobsOf(propertyId)).flatMap((j) => j.events);
 }
 
-const rowsOf = (propertyId: string) => recentDeliveries(h.db, propertyId, 'crawl');
+/** The crawl delivery log, once every row the answers so far handed to the writer is written. */
+async function rowsOf(propertyId: string) {
+  await h.flushDeliveryLog();
+  return recentDeliveries(h.db, propertyId, 'crawl');
+}
 
 async function statusOf(propertyId: string) {
   const property = await h.db.property.findUniqueOrThrow({ where: { id: propertyId } });
@@ -533,6 +539,26 @@ describe('POST /api/ingest/crawl/:propertyId: answers and batches', () => {
     expect(await rowsOf(property.id)).toHaveLength(1);
   });
 
+  it('[CRAWL-17] a named batch is answered once its row is written, so a repeat sent at once is recognised', async () => {
+    const { property, token } = await slowLog.createProperty();
+    const key = randomUUID();
+    const named = () =>
+      request(slowLog.app)
+        .post(`/api/ingest/crawl/${property.id}`)
+        .set('Authorization', `Bearer ${token}`)
+        .set('Content-Type', 'application/x-ndjson')
+        .set('Idempotency-Key', key)
+        .send(ndjson([line()]));
+    expect((await named()).status).toBe(202);
+    // No flush: the row is in Postgres when the 202 arrives, though the writer batches slowly.
+    const rows = await recentDeliveries(slowLog.db, property.id, 'crawl');
+    expect(rows.map((r) => [r.statusCode, r.idempotencyKey])).toEqual([[202, key]]);
+    const again = await named();
+    expect(again.status).toBe(200);
+    expect(again.body).toStrictEqual({ duplicate: true, kept: 1, received: 1 });
+    expect((await slowLog.jobs()).filter((j) => j.propertyId === property.id)).toHaveLength(1);
+  });
+
   it('[CRAWL-18] an Idempotency-Key over 200 characters answers 400 idempotency_key_too_long; 200 is fine', async () => {
     const { property, token } = await h.createProperty();
     const tooLong = await post(property, token, ndjson([line()])).set('Idempotency-Key', 'k'.repeat(201));
@@ -669,6 +695,7 @@ describe('POST /api/ingest/crawl/:propertyId: rejections, delivery log and statu
 
     const quiet = await h.createProperty();
     expect((await post(quiet.property, quiet.token, ndjson([line()]))).status).toBe(202);
+    await h.flushDeliveryLog(); // its row is written, so there is a row to age
     await h.db
       .$executeRaw`UPDATE delivery_log_entries SET created_at = now() - interval '25 hours' WHERE property_id = ${quiet.property.id}::uuid`;
     expect(await statusOf(quiet.property.id)).toBe('nothing_arriving');
@@ -679,6 +706,8 @@ describe('POST /api/ingest/crawl/:propertyId: rejections, delivery log and statu
     const key = randomUUID();
     expect((await post(property, token, ndjson([line()])).set('Idempotency-Key', key)).status).toBe(202);
     for (let i = 0; i < 50; i++) await post(property, token, ndjson([line({ userAgent: HUMAN })]));
+    // The 50 later answers did not wait for their rows: the original ages out once they are written.
+    await h.flushDeliveryLog();
     const replay = await post(property, token, ndjson([line(), line()])).set('Idempotency-Key', key);
     expect(replay.status).toBe(202);
     expect(replay.body).toEqual({ kept: 2, received: 2 });

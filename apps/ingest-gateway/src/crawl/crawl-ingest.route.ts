@@ -52,6 +52,8 @@ function declaredFormat(req: Request): BodyFormat | null {
  * POST /api/ingest/crawl/:propertyId. The order of checks follows the spec: configuration (503,
  * nothing read), token present (401, no log row), property exists (404, no row), token valid,
  * paid plan, ingestion on, Idempotency-Key; every later rejection is recorded in the delivery log.
+ * The answer does not wait for its delivery-log row, except an accepted batch named by an
+ * Idempotency-Key: its row is what recognises a repeat, so it is stored before the 202.
  */
 export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
   const metrics = crawlIngestMetrics(deps.registry);
@@ -86,9 +88,11 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
         hint: 'Copy the ingest URL from the property setup; it ends with the property id.',
       });
     }
+    const logError = (err: unknown) =>
+      deps.logger.error({ err, propertyId: property.id }, 'could not record delivery attempt');
     const reject = async (rejection: Rejection, extra: Partial<DeliveryAttempt> = {}) => {
-      await deps.deliveryLog
-        .record({
+      await deps.deliveryLog.submit(
+        {
           propertyId: property.id,
           channel: 'crawl',
           statusCode: rejection.status,
@@ -96,8 +100,9 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
           reason: rejection.reason,
           fix: rejection.hint,
           ...extra,
-        })
-        .catch((err: unknown) => deps.logger.error({ err }, 'could not record delivery attempt'));
+        },
+        logError,
+      );
       send(res, rejection);
     };
     const problem = checkProperty(property, token, secret);
@@ -177,7 +182,7 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
       }
     }
     const hostNote = summary.hostNotMatched.count > 0 ? summary.hostNotMatched : undefined;
-    await deps.deliveryLog.record({
+    const accepted: DeliveryAttempt = {
       propertyId: property.id,
       channel: 'crawl',
       statusCode: 202,
@@ -190,7 +195,11 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
         ? `${hostNote.count} lines were for other hosts (${hostNote.hosts.join(', ')}); send only ${property.domain} and its subdomains.`
         : undefined,
       idempotencyKey,
-    });
+    };
+    // A named batch waits for its row, so a repeat sent as soon as the 202 arrives is recognised
+    // (on any replica). If the row cannot be stored the batch is still queued: the answer stays 202.
+    if (idempotencyKey) await deps.deliveryLog.record(accepted).catch(logError);
+    else await deps.deliveryLog.submit(accepted, logError);
     metrics.linesReceived.inc(summary.received);
     metrics.linesKept.inc(summary.kept);
     res.status(202).json({ kept: summary.kept, received: summary.received });

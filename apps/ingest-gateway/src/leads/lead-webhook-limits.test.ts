@@ -142,7 +142,11 @@ function expectRejection(res: Answer, status: number, reason: string) {
 }
 
 const leadJobsOf = async (propertyId: string) => (await h.leadJobs()).filter((j) => j.propertyId === propertyId);
-const webhookRows = (propertyId: string) => recentDeliveries(h.db, propertyId, 'webhook');
+/** The webhook's delivery log, once every row the answers so far (of any harness here) handed over is written. */
+async function webhookRows(propertyId: string) {
+  await Promise.all([h, unconfigured, queueDown].map((harness) => harness.flushDeliveryLog()));
+  return recentDeliveries(h.db, propertyId, 'webhook');
+}
 const ADA = { contact: 'Ada' };
 
 describe('lead webhook body cap', () => {

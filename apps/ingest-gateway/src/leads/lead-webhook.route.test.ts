@@ -15,8 +15,10 @@ import { createGatewayHarness } from '../testing/gateway-harness.ts';
 const KEY = testEnv.WEBHOOK_SIGNING_KEY;
 const h = await createGatewayHarness();
 const rotated = await createGatewayHarness({ leads: { signingKey: `${KEY}-rotated` } });
+// Its writer holds a lone row for a minute, past the test timeout: an answer that waited for its row would never come.
+const slowLog = await createGatewayHarness({ deliveryLog: { maxDelayMs: 60_000 } });
 afterAll(async () => {
-  await Promise.all([h.close(), rotated.close()]);
+  await Promise.all([h.close(), rotated.close(), slowLog.close()]);
 });
 
 /** The sender's side of the contract, written from the spec rather than taken from the code under test. */
@@ -63,7 +65,11 @@ function expectRejection(res: request.Response, status: number, reason: string) 
 }
 
 const leadJobsOf = async (propertyId: string) => (await h.leadJobs()).filter((j) => j.propertyId === propertyId);
-const webhookRows = (propertyId: string) => recentDeliveries(h.db, propertyId, 'webhook');
+/** The webhook's delivery log, once every row the answers so far handed to the writer is written. */
+async function webhookRows(propertyId: string) {
+  await h.flushDeliveryLog();
+  return recentDeliveries(h.db, propertyId, 'webhook');
+}
 const ADA = { contact: 'Ada Lovelace', email: 'ada@example.com' };
 const stale = () => String(Math.floor(Date.now() / 1000) - 600);
 
@@ -547,6 +553,28 @@ describe('lead webhook delivery log', () => {
       expect(row.fix).toEqual(expect.stringMatching(/\S/));
       expect(row.outcome).toEqual(expect.stringMatching(/\S/));
     }
+  });
+
+  it('[LEAD-15] the answer does not wait for its row: the lead is queued and deduplicated first, the row follows', async () => {
+    const { property } = await slowLog.createProperty();
+    const id = randomUUID();
+    const first = await deliver(property.id, ADA, { id, app: slowLog.app });
+    expect(first.status).toBe(200);
+    const again = await deliver(property.id, ADA, { id, app: slowLog.app });
+    expect(again.body).toEqual({ ...first.body, warnings: ['duplicate_event'] });
+    expectRejection(await deliver(property.id, ADA, { signature: null, app: slowLog.app }), 401, 'missing_signature');
+    // Answered, the lead durably queued once, and not one of the three rows written yet.
+    expect((await slowLog.leadJobs()).filter((j) => j.propertyId === property.id).map((j) => j.leadId)).toEqual([
+      first.body.leadId,
+    ]);
+    expect(await recentDeliveries(slowLog.db, property.id, 'webhook')).toEqual([]);
+    await slowLog.flushDeliveryLog();
+    const rows = await recentDeliveries(slowLog.db, property.id, 'webhook');
+    expect(rows.map((r) => [r.statusCode, r.reason, r.leadId]).reverse()).toEqual([
+      [200, null, first.body.leadId],
+      [200, null, first.body.leadId],
+      [401, 'missing_signature', null],
+    ]);
   });
 
   it('[LEAD-15] a rejection after the signature check keeps the reason, the fix and the body', async () => {

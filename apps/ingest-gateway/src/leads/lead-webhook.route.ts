@@ -25,6 +25,8 @@ export interface LeadWebhookDeps {
 
 /** How long the first answer to an x-webhook-id is remembered for a duplicate delivery. */
 const DUPLICATE_WINDOW_SECONDS = 24 * 3600;
+/** Signing secrets kept per property id: each is an HMAC that never changes for a deployment key. */
+const MAX_CACHED_SECRETS = 10_000;
 
 /** The spec's caps and window. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -63,9 +65,21 @@ export function deriveLeadId(propertyId: string, eventId: string): string {
  * POST /api/webhooks/leads/:propertyId. Order of checks: property (404), configuration (503),
  * x-webhook-id, timestamp, signature present, body size (413: the signature covers the body, so
  * the body is read, up to the cap, before the signature is checked), signature, JSON, fields.
+ * Every answer is recorded in the delivery log, but the answer does not wait for the row: the
+ * writer stores it with the next batch (the gateway flushes the writer when it shuts down).
  */
 export function leadWebhookRouter(deps: LeadWebhookDeps): Router {
   const now = deps.now ?? Date.now;
+  const secrets = new Map<string, string>();
+  const secretOf = (signingKey: string, propertyId: string) => {
+    let secret = secrets.get(propertyId);
+    if (secret === undefined) {
+      if (secrets.size >= MAX_CACHED_SECRETS) secrets.clear();
+      secret = deriveWebhookSecret(signingKey, propertyId);
+      secrets.set(propertyId, secret);
+    }
+    return secret;
+  };
   const router = Router();
   router.post('/api/webhooks/leads/:propertyId', async (req, res) => {
     const propertyId = req.params.propertyId ?? '';
@@ -77,12 +91,11 @@ export function leadWebhookRouter(deps: LeadWebhookDeps): Router {
         hint: 'Copy the webhook URL from the property setup; it ends with the property id.',
       });
     }
+    // Resolves at once (or, while the writer is backlogged, once the row is stored); never rejects.
     const record = (attempt: Omit<DeliveryAttempt, 'propertyId' | 'channel'>) =>
-      deps.deliveryLog
-        .record({ propertyId: property.id, channel: 'webhook', ...attempt })
-        .catch((err: unknown) =>
-          deps.logger.error({ err, propertyId: property.id }, 'could not record webhook attempt'),
-        );
+      deps.deliveryLog.submit({ propertyId: property.id, channel: 'webhook', ...attempt }, (err) =>
+        deps.logger.error({ err, propertyId: property.id }, 'could not record webhook attempt'),
+      );
     const eventId = req.get('x-webhook-id');
     const reject = async (rejection: Rejection, requestBody?: string) => {
       await record({
@@ -152,7 +165,7 @@ export function leadWebhookRouter(deps: LeadWebhookDeps): Router {
         hint: 'A lead is small: send only the Lead fields, each within its maximum length.',
       });
     }
-    const secret = deriveWebhookSecret(deps.signingKey, property.id);
+    const secret = secretOf(deps.signingKey, property.id);
     if (!verifyWebhookSignature(secret, eventId, timestamp, body, signature)) {
       return reject({
         status: 401,
@@ -195,7 +208,9 @@ export function leadWebhookRouter(deps: LeadWebhookDeps): Router {
     const leadId = deriveLeadId(property.id, eventId);
     try {
       // Enqueue first, then remember the answer: a crash in between loses no lead (the retry
-      // enqueues the same lead id again, which the worker stores once).
+      // enqueues the same lead id again, which the worker stores once). Not both at once: the
+      // remembered answer, repeated as duplicate_event ("nothing stored"), must name a lead that
+      // was queued, never one whose enqueue failed or never happened.
       await enqueue(
         deps.queue,
         leadJob,

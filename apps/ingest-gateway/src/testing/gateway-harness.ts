@@ -28,6 +28,8 @@ export interface GatewayHarnessOptions {
   leads?: Partial<LeadWebhookDeps>;
   readinessChecks?: ReadinessCheck[];
   isClosing?: () => boolean;
+  /** The delivery-log writer's batching, e.g. a long maxDelayMs to see what an answer does not wait for. */
+  deliveryLog?: Parameters<typeof createDeliveryLogWriter>[1];
 }
 
 export async function createGatewayHarness(options: GatewayHarnessOptions = {}) {
@@ -39,7 +41,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
   let verifier: IpVerifier = { verify: (_op, ip) => (ip ? 'unverified' : 'unverifiable') };
   const logger = createLogger({ name: 'ingest-gateway', level: 'silent' });
   const registry = createMetricsRegistry('ingest-gateway');
-  const deliveryLog = createDeliveryLogWriter(db);
+  const deliveryLog = createDeliveryLogWriter(db, options.deliveryLog);
   const app = buildIngestGateway({
     logger,
     registry,
@@ -110,10 +112,16 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     createProperty,
     tokenOf,
     jobs,
+    /**
+     * Waits until every delivery-log row handed over so far is written. The gateway answers before
+     * its rows are written, so a test reads the log after this.
+     */
+    flushDeliveryLog: () => deliveryLog.flush(),
     setVerifier: (next: IpVerifier) => {
       verifier = next;
     },
     close: async () => {
+      await deliveryLog.flush();
       for (const q of [queue, leadQueue]) {
         await q.obliterate({ force: true }).catch(() => {});
         await q.close();

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { testDb, uniqueSlug } from '../../../tests/support/index.ts';
+import { recentDeliveries } from './delivery-log.ts';
+import { createDeliveryLogWriter } from './delivery-log-writer.ts';
+
+// The batched writer against the real Postgres. A lone row would wait a minute for its batch in
+// these writers, so whatever is written before that was written by flush().
+
+const db = testDb();
+const LATER = { maxDelayMs: 60_000 };
+
+async function createProperty() {
+  const slug = uniqueSlug('dlw');
+  const team = await db.team.create({ data: { name: slug, slug } });
+  return db.property.create({ data: { teamId: team.id, name: slug, domain: 'example.com', brandTerms: [slug] } });
+}
+
+const attempt = (propertyId: string, n: number) => ({
+  propertyId,
+  channel: 'webhook' as const,
+  statusCode: 401,
+  outcome: 'rejected; no lead stored',
+  reason: 'missing_signature',
+  eventId: `attempt-${n}`,
+});
+
+const unexpected = (err: unknown) => {
+  throw new Error(`unexpected write failure: ${String(err)}`);
+};
+
+describe('delivery-log writer', () => {
+  it('submit resolves before the row is written; flush writes it', async () => {
+    const property = await createProperty();
+    const writer = createDeliveryLogWriter(db, LATER);
+    await writer.submit(attempt(property.id, 1), unexpected);
+    expect(await recentDeliveries(db, property.id, 'webhook')).toEqual([]);
+    await writer.flush();
+    expect((await recentDeliveries(db, property.id, 'webhook')).map((r) => r.eventId)).toEqual(['attempt-1']);
+    await writer.flush(); // nothing pending: resolves at once
+  });
+
+  it('a row Postgres refuses is reported to onError, never thrown; the rest of its batch is stored', async () => {
+    const property = await createProperty();
+    const writer = createDeliveryLogWriter(db, LATER);
+    const failures: unknown[] = [];
+    const onError = (err: unknown) => failures.push(err);
+    await writer.submit(attempt(property.id, 1), onError);
+    await writer.submit(attempt(randomUUID(), 2), onError); // no such property: the foreign key refuses it
+    await writer.submit(attempt(property.id, 3), onError);
+    await writer.flush();
+    expect(failures).toHaveLength(1);
+    // Handed over in the same millisecond, the two rows have no order of their own: compare them as a set.
+    const stored = (await recentDeliveries(db, property.id, 'webhook')).map((r) => r.eventId);
+    expect(stored.sort()).toEqual(['attempt-1', 'attempt-3']);
+  });
+
+  it('once maxBacklog rows wait, submit waits until its own row is stored', async () => {
+    const property = await createProperty();
+    const writer = createDeliveryLogWriter(db, { ...LATER, maxBacklog: 2 });
+    await writer.submit(attempt(property.id, 1), unexpected);
+    await writer.submit(attempt(property.id, 2), unexpected);
+    let stored = false;
+    const third = writer.submit(attempt(property.id, 3), unexpected).then(() => {
+      stored = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(stored).toBe(false);
+    expect(await recentDeliveries(db, property.id, 'webhook')).toEqual([]);
+    await writer.flush();
+    await third;
+    expect(stored).toBe(true);
+    expect(await recentDeliveries(db, property.id, 'webhook')).toHaveLength(3);
+  });
+
+  it('stores a copy taken when handed over, with NUL and lone surrogates replaced, in values and keys', async () => {
+    const property = await createProperty();
+    const writer = createDeliveryLogWriter(db, LATER);
+    const result = {
+      leadId: randomUUID(),
+      ignoredFields: ['a\u0000b', '\ud800'],
+      nested: { 'k\u0000': [1, 'x\udfff'] },
+    };
+    await writer.submit(
+      { ...attempt(property.id, 1), statusCode: 200, requestBody: 'body\u0000\ud800', reason: undefined, result },
+      unexpected,
+    );
+    result.ignoredFields.push('added after the hand-over');
+    await writer.flush();
+    const [row] = await recentDeliveries(db, property.id, 'webhook');
+    expect(row).toMatchObject({
+      statusCode: 200,
+      reason: null,
+      requestBody: 'body\uFFFD\uFFFD',
+      result: { leadId: result.leadId, ignoredFields: ['a\uFFFDb', '\uFFFD'], nested: { 'k\uFFFD': [1, 'x\uFFFD'] } },
+    });
+  });
+});
