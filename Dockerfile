@@ -24,6 +24,7 @@ COPY apps/ingest-gateway/package.json ./apps/ingest-gateway/
 COPY apps/lead-worker/package.json ./apps/lead-worker/
 COPY apps/ops/package.json ./apps/ops/
 COPY apps/read-api/package.json ./apps/read-api/
+COPY packages/api-client/package.json ./packages/api-client/
 COPY packages/attribution/package.json ./packages/attribution/
 COPY packages/config/package.json ./packages/config/
 COPY packages/contracts/package.json ./packages/contracts/

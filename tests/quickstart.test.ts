@@ -42,6 +42,16 @@ describe('pnpm start', () => {
       expect(key).toBeDefined();
       expect(out).toContain(`/api/ingest/crawl/`);
       expect(out).toContain(`/api/webhooks/leads/`);
+      // The banner's read API lines work with the demo key: the demo data is on paid plans.
+      const api = `http://127.0.0.1:${ports.READ_API_PORT}`;
+      for (const path of ['/v1/responses?limit=5', '/v1/tasks', '/v1/visibility?limit=5']) {
+        expect(out).toContain(path);
+        const res = await fetch(`${api}${path}`, { headers: { authorization: `Bearer ${key}` } });
+        const body = (await res.json()) as { data: unknown[]; total: number };
+        expect(res.status, path).toBe(200);
+        expect(body.data.length, path).toBeGreaterThan(0);
+      }
+      expect((await fetch(`${api}/docs`)).status).toBe(200);
 
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();

@@ -18,7 +18,7 @@ export function printBanner({ config, demoKey, demoProperty }: BannerInput) {
   const lines = [
     '',
     'AI visibility tracking is running.',
-    `  read API        ${api}   (OpenAPI: ${api}/openapi.json)`,
+    `  read API        ${api}   (reference: ${api}/docs, OpenAPI: ${api}/openapi.json)`,
     `  ingest gateway  ${ingest}`,
     `  crawl worker    http://localhost:${config.CRAWL_WORKER_METRICS_PORT}/metrics`,
     `  lead worker     http://localhost:${config.LEAD_WORKER_METRICS_PORT}/metrics`,
@@ -31,6 +31,7 @@ export function printBanner({ config, demoKey, demoProperty }: BannerInput) {
       'Read API:',
       `  curl -s -H "Authorization: Bearer ${demoKey}" "${api}/v1/responses?limit=5"`,
       `  curl -s -H "Authorization: Bearer ${demoKey}" "${api}/v1/tasks"`,
+      `  curl -s -H "Authorization: Bearer ${demoKey}" "${api}/v1/visibility?limit=5"`,
       '',
     );
   }

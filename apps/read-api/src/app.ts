@@ -1,19 +1,16 @@
-import type { ApiErrorCode } from '@vt/contracts';
 import type { Logger } from '@vt/logger';
 import { healthRouter, type ReadinessCheck } from '@vt/service-runtime';
-import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
+import { docsRouter } from './docs-page.ts';
 import { buildOpenApiDocument } from './openapi-document.ts';
+import { createV1Router, removeBudgetHeaders, sendApiError, type V1RouterDeps } from './v1-router.ts';
 
-export interface ReadApiDeps {
+export interface ReadApiDeps extends Omit<V1RouterDeps, 'registry' | 'logger'> {
   logger: Logger;
   registry: Registry;
   readinessChecks: ReadinessCheck[];
   isClosing: () => boolean;
-}
-
-function sendError(res: Response, status: number, code: ApiErrorCode, message: string) {
-  res.status(status).json({ error: { code, message } });
 }
 
 /** The read API. Every answer is JSON; every error is `{error: {code, message}}`, never HTML. */
@@ -23,15 +20,26 @@ export function buildReadApi(deps: ReadApiDeps): Express {
   app.disable('etag');
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 
-  const openApiDocument = buildOpenApiDocument();
+  const openApiDocument = buildOpenApiDocument(deps.routes.map((route) => route.endpoint));
   app.get('/openapi.json', (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*').json(openApiDocument);
   });
+  app.use(docsRouter());
+  app.use('/v1', createV1Router(deps));
 
-  app.use((req, res) => sendError(res, 404, 'NOT_FOUND', `No endpoint at ${req.path}`));
-  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
-    deps.logger.error({ err }, 'unhandled error');
-    if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', 'Internal error');
+  // An unknown path answers before anything reads the key.
+  app.use((req, res) => sendApiError(res, 404, 'NOT_FOUND', `No endpoint at ${req.path}.`));
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    if (res.headersSent) return;
+    removeBudgetHeaders(res);
+    res.removeHeader('Deprecation');
+    res.removeHeader('Sunset');
+    // A path that cannot be decoded (`/v1/responses/%E0`) names nothing: 404, like any unknown path.
+    if (err instanceof URIError || (err as { status?: number }).status === 400) {
+      return sendApiError(res, 404, 'NOT_FOUND', 'No endpoint at this path (it is not valid percent-encoding).');
+    }
+    deps.logger.error({ err, path: req.path }, 'read api request failed');
+    sendApiError(res, 500, 'INTERNAL_ERROR', 'The server failed to answer; try again shortly.');
   };
   app.use(onError);
   return app;

@@ -7,6 +7,7 @@ import {
   ingestGatewayPortEnv,
   leadWorkerPortEnv,
   logEnv,
+  nonNegativeInt,
   positiveInt,
   readApiPortEnv,
   redisEnv,
@@ -45,7 +46,16 @@ export type IngestGatewayConfig = z.output<typeof ingestGatewayConfigSchema>;
 export const readApiConfigSchema = z.object({
   ...readApiPortEnv,
   ...hostEnv,
-  RATE_LIMIT_PER_MINUTE: positiveInt(100).describe('Read API requests per minute per API key.'),
+  RATE_LIMIT_PER_MINUTE: positiveInt(100).describe(
+    'Read API requests per minute per API key (a fixed one-minute window shared by every replica through Redis).',
+  ),
+  API_KEY_CACHE_TTL_MS: positiveInt(5000).describe(
+    'How long a replica trusts a looked-up API key: a revoked key, a scope or plan change takes effect within it.',
+  ),
+  READ_CACHE_TTL_MS: nonNegativeInt(3000).describe(
+    'How long a replica reuses a /v1 answer for the same properties and query (keys with the same scope share it); for as long again it is served while refreshed. 0 turns the cache off.',
+  ),
+  READ_CACHE_MAX_MB: positiveInt(64).describe('Most memory the /v1 answer cache holds per replica, in MiB.'),
   ...databaseEnv,
   ...redisEnv,
   ...logEnv,

@@ -8,6 +8,8 @@ export const port = (fallback: number) => z.coerce.number().int().min(1).max(655
 
 export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+export const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+
 export const booleanFlag = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0'])

@@ -6,4 +6,15 @@ export {
   errorEnvelopeSchema,
 } from './errors.ts';
 export { createOpenApiRegistry } from './openapi-registry.ts';
-export { responseDetailSchema, responseSchema, taskSchema } from './resources.ts';
+export {
+  type Deprecation,
+  defineReadEndpoint,
+  MIN_SUNSET_DAYS,
+  RATE_LIMIT_HEADERS,
+  type ReadEndpoint,
+  type ReadEndpointId,
+  readEndpoints,
+  registerReadEndpoint,
+} from './read-endpoints.ts';
+export * from './read-params.ts';
+export * from './resources.ts';

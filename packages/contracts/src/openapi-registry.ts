@@ -1,18 +1,18 @@
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { errorEnvelopeSchema } from './errors.ts';
-import { responseDetailSchema, responseSchema, taskSchema } from './resources.ts';
+import { type ReadEndpoint, readEndpoints, registerReadEndpoint } from './read-endpoints.ts';
 
-/** A registry holding the shared schemas and the bearer scheme; each API operation registers its path on it. */
-export function createOpenApiRegistry(): OpenAPIRegistry {
+/** A registry holding the bearer scheme, the error envelope and every /v1 operation. */
+export function createOpenApiRegistry(
+  endpoints: readonly ReadEndpoint[] = Object.values(readEndpoints),
+): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
     type: 'http',
     scheme: 'bearer',
-    description: 'A read API key: `Authorization: Bearer vt_live_…`.',
+    description: 'A read API key: `Authorization: Bearer vt_live_…`. Read and Write keys both read.',
   });
   registry.register('ErrorEnvelope', errorEnvelopeSchema);
-  registry.register('Response', responseSchema);
-  registry.register('ResponseDetail', responseDetailSchema);
-  registry.register('Task', taskSchema);
+  for (const endpoint of endpoints) registerReadEndpoint(registry, endpoint);
   return registry;
 }

@@ -23,6 +23,7 @@ interface RuntimeModel {
 const COMPATIBLE_TYPES: Record<string, string[]> = {
   String: ['text', 'character varying', 'uuid', 'ARRAY'],
   Int: ['integer', 'ARRAY'],
+  BigInt: ['bigint'],
   Float: ['double precision'],
   Boolean: ['boolean'],
   DateTime: ['timestamp with time zone', 'date'],

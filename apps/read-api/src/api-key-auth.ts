@@ -1,0 +1,74 @@
+import type { ApiErrorCode } from '@vt/contracts';
+import { hashApiKey, isWellFormedApiKey } from '@vt/credentials';
+import type { PrismaClient } from '@vt/db';
+import { LRUCache } from 'lru-cache';
+import type { KeyPrincipal } from './read-scope.ts';
+
+export type AuthOutcome =
+  | { ok: true; principal: KeyPrincipal }
+  | { ok: false; code: Extract<ApiErrorCode, 'MISSING_AUTH' | 'INVALID_AUTH' | 'INVALID_KEY'>; message: string };
+
+export interface ApiKeyAuthenticator {
+  authenticate(authorization: string | undefined): Promise<AuthOutcome>;
+}
+
+// RFC 9110: the scheme is case-insensitive; exactly one token follows one space.
+const BEARER = /^bearer ([^\s]+)$/i;
+const UNKNOWN = Symbol('unknown key');
+
+/**
+ * Bearer API keys, looked up by SHA-256 and cached per replica for `cacheTtlMs`: a revoked key, a
+ * plan change or a scope change reaches every replica within that time without a shared cache or
+ * a Redis round-trip per request. Unknown keys are cached too, so a flood of made-up keys costs
+ * one query per key per TTL, and concurrent misses on one key share one query.
+ */
+export function createApiKeyAuthenticator(
+  db: PrismaClient,
+  options: { cacheTtlMs: number; maxCachedKeys?: number },
+): ApiKeyAuthenticator {
+  const cache = new LRUCache<string, KeyPrincipal | typeof UNKNOWN>({
+    max: options.maxCachedKeys ?? 10_000,
+    ttl: options.cacheTtlMs,
+    // A failed lookup (Postgres away) is not cached: the next request tries again.
+    fetchMethod: async (keyHash) => (await loadPrincipal(db, keyHash)) ?? UNKNOWN,
+  });
+
+  return {
+    async authenticate(authorization) {
+      if (authorization === undefined) {
+        return { ok: false, code: 'MISSING_AUTH', message: 'Send the API key as `Authorization: Bearer <key>`.' };
+      }
+      const match = BEARER.exec(authorization);
+      if (!match?.[1]) {
+        return {
+          ok: false,
+          code: 'INVALID_AUTH',
+          message: 'The Authorization header must be `Bearer <key>`: the word Bearer, one space, then the key.',
+        };
+      }
+      const key = match[1];
+      // Shape and checksum first: a malformed key costs no lookup.
+      const principal = isWellFormedApiKey(key) ? await cache.fetch(hashApiKey(key)) : UNKNOWN;
+      if (principal === undefined || principal === UNKNOWN) {
+        return { ok: false, code: 'INVALID_KEY', message: 'The API key is malformed, unknown or revoked.' };
+      }
+      return { ok: true, principal };
+    },
+  };
+}
+
+/** The key's team, and its properties that are in scope and on an active paid plan; null when unknown or revoked. */
+async function loadPrincipal(db: PrismaClient, keyHash: string): Promise<KeyPrincipal | null> {
+  const [row] = await db.$queryRaw<{ key_id: string; team_id: string; property_ids: string[] }[]>`
+    SELECT k.id AS key_id, k.team_id,
+      ARRAY(
+        SELECT p.id::text FROM properties p
+        WHERE p.team_id = k.team_id AND p.plan <> 'free' AND p.subscription_status = 'active'
+          AND (k.all_properties OR EXISTS (
+            SELECT 1 FROM api_key_properties kp WHERE kp.api_key_id = k.id AND kp.property_id = p.id))
+        ORDER BY p.id
+      ) AS property_ids
+    FROM api_keys k
+    WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL`;
+  return row ? { keyId: row.key_id, teamId: row.team_id, propertyIds: row.property_ids } : null;
+}

@@ -1,0 +1,16 @@
+import type { Page } from '../read-scope.ts';
+
+/**
+ * Aggregating endpoints compute every group anyway (to sort them), so the page query also reads
+ * the group count with `count(*) OVER ()`. Only a page past the end comes back without rows to
+ * read it from; then the first row of the same query supplies the totals.
+ */
+export async function pageOfGroups<Row extends { total_groups: number }>(
+  run: (page: Page) => Promise<Row[]>,
+  page: Page,
+): Promise<{ rows: Row[]; total: number }> {
+  const rows = await run(page);
+  if (rows.length > 0 || page.offset === 0) return { rows, total: rows[0]?.total_groups ?? 0 };
+  const [first] = await run({ limit: 1, offset: 0 });
+  return { rows, total: first?.total_groups ?? 0 };
+}

@@ -1,0 +1,56 @@
+import type { PromptRow, PropertyRow } from '@vt/contracts';
+import type { PrismaClient } from '@vt/db';
+import type { Page } from '../read-scope.ts';
+import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
+
+/** The properties themselves: the key's scope already holds only its active paid properties. */
+export async function listProperties(
+  db: PrismaClient,
+  propertyIds: string[],
+  page: Page,
+): Promise<ListResult<PropertyRow>> {
+  if (propertyIds.length === 0) return emptyList();
+  const [records, counted] = await Promise.all([
+    db.$queryRaw<{ id: string; name: string; domain: string; plan: PropertyRow['plan']; created_at: Date }[]>`
+      SELECT id, name, domain, plan::text AS plan, created_at FROM properties
+      WHERE id = ANY(${propertyIds}::uuid[])
+      ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
+    db.$queryRaw<{ total: number }[]>`
+      SELECT count(*)::int AS total FROM properties WHERE id = ANY(${propertyIds}::uuid[])`,
+  ]);
+  return {
+    data: records.map((record) => ({
+      id: record.id,
+      name: record.name,
+      domain: record.domain,
+      plan: record.plan,
+      createdAt: isoInstant(record.created_at),
+    })),
+    total: counted[0]?.total ?? 0,
+  };
+}
+
+export async function listPrompts(db: PrismaClient, propertyIds: string[], page: Page): Promise<ListResult<PromptRow>> {
+  if (propertyIds.length === 0) return emptyList();
+  const [records, counted] = await Promise.all([
+    db.$queryRaw<
+      { id: string; property_id: string; text: string; tags: string[]; active: boolean; created_at: Date }[]
+    >`
+      SELECT id, property_id, text, tags, active, created_at FROM prompts
+      WHERE ${inProperties('property_id', propertyIds)}
+      ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
+    db.$queryRaw<{ total: number }[]>`
+      SELECT count(*)::int AS total FROM prompts WHERE ${inProperties('property_id', propertyIds)}`,
+  ]);
+  return {
+    data: records.map((record) => ({
+      id: record.id,
+      propertyId: record.property_id,
+      text: record.text,
+      tags: record.tags,
+      active: record.active,
+      createdAt: isoInstant(record.created_at),
+    })),
+    total: counted[0]?.total ?? 0,
+  };
+}

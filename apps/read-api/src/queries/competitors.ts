@@ -1,0 +1,65 @@
+import type { CompetitorShare } from '@vt/contracts';
+import type { PrismaClient } from '@vt/db';
+import type { DayRange, Page } from '../read-scope.ts';
+import { pageOfGroups } from './aggregate-page.ts';
+import { emptyList, type ListResult, ratio } from './list-result.ts';
+
+interface CompetitorRecord {
+  id: string;
+  property_id: string;
+  name: string;
+  domain: string | null;
+  mentions: number;
+  brand_mentions: number;
+  voices: number;
+  total_groups: number;
+}
+
+/**
+ * Share of voice is counted per property: a competitor's mentions over the brand's mentions
+ * plus every competitor's, all within the range. Competitors never named still get a row (0).
+ */
+export async function competitorShares(
+  db: PrismaClient,
+  propertyIds: string[],
+  range: DayRange,
+  page: Page,
+): Promise<ListResult<CompetitorShare>> {
+  if (propertyIds.length === 0) return emptyList();
+  const { rows, total } = await pageOfGroups(
+    ({ limit, offset }) => db.$queryRaw<CompetitorRecord[]>`
+      WITH named AS (
+        SELECT competitor_id, count(*)::int AS mentions FROM response_competitor_mentions
+        WHERE property_id = ANY(${propertyIds}::uuid[]) AND day BETWEEN ${range.from}::date AND ${range.to}::date
+        GROUP BY competitor_id
+      ), brand AS (
+        SELECT property_id, sum(mentions)::int AS mentions FROM response_daily_counts
+        WHERE property_id = ANY(${propertyIds}::uuid[]) AND day BETWEEN ${range.from}::date AND ${range.to}::date
+        GROUP BY property_id
+      ), competitor_rows AS (
+        SELECT c.id, c.property_id, c.name, c.domain, COALESCE(named.mentions, 0) AS mentions,
+          COALESCE(brand.mentions, 0) AS brand_mentions
+        FROM competitors c
+        LEFT JOIN named ON named.competitor_id = c.id
+        LEFT JOIN brand ON brand.property_id = c.property_id
+        WHERE c.property_id = ANY(${propertyIds}::uuid[])
+      )
+      SELECT *, (brand_mentions + sum(mentions) OVER (PARTITION BY property_id))::int AS voices,
+        (count(*) OVER ())::int AS total_groups
+      FROM competitor_rows
+      ORDER BY mentions DESC, name, id LIMIT ${limit} OFFSET ${offset}`,
+    page,
+  );
+  return {
+    data: rows.map((row) => ({
+      id: row.id,
+      propertyId: row.property_id,
+      name: row.name,
+      domain: row.domain,
+      mentions: row.mentions,
+      shareOfVoice: ratio(row.mentions, row.voices),
+      brand: { mentions: row.brand_mentions, shareOfVoice: ratio(row.brand_mentions, row.voices) },
+    })),
+    total,
+  };
+}

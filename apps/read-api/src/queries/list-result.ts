@@ -1,0 +1,27 @@
+import { Prisma } from '@vt/db';
+
+/** A list endpoint's answer before it is sent: `total` counts every match, not just this page. */
+export interface ListResult<Row> {
+  data: Row[];
+  total: number;
+}
+
+export const emptyList = <Row>(): ListResult<Row> => ({ data: [], total: 0 });
+
+export const isoInstant = (value: Date) => value.toISOString();
+
+/** mentions / all, 0 when there is nothing to divide. */
+export function ratio(part: number, whole: number): number {
+  return whole > 0 ? part / whole : 0;
+}
+
+/**
+ * `column` restricted to the properties. One property is written as `=`, so Postgres can walk a
+ * (property_id, …) index in the endpoint's order and stop after the page; several as `= ANY`.
+ * `column` is always a constant of this codebase, never input.
+ */
+export function inProperties(column: string, propertyIds: string[]): Prisma.Sql {
+  return propertyIds.length === 1
+    ? Prisma.sql`${Prisma.raw(column)} = ${propertyIds[0]}::uuid`
+    : Prisma.sql`${Prisma.raw(column)} = ANY(${propertyIds}::uuid[])`;
+}

@@ -1,0 +1,89 @@
+import type { SourceDomain, SourcesQuery, SourceUrl, SourceUrlsQuery } from '@vt/contracts';
+import { Prisma, type PrismaClient } from '@vt/db';
+import type { DayRange, Page } from '../read-scope.ts';
+import { pageOfGroups } from './aggregate-page.ts';
+import { emptyList, inProperties, type ListResult, ratio } from './list-result.ts';
+
+function citationFilters(propertyIds: string[], query: SourcesQuery, range: DayRange) {
+  const filters = [
+    inProperties('property_id', propertyIds),
+    Prisma.sql`day BETWEEN ${range.from}::date AND ${range.to}::date`,
+  ];
+  if (query.model !== undefined) filters.push(Prisma.sql`model = ${query.model}`);
+  return filters;
+}
+
+/** Cited domains, most cited first, with their share of every citation matching the filters. */
+export async function citedDomains(
+  db: PrismaClient,
+  propertyIds: string[],
+  query: SourcesQuery,
+  range: DayRange,
+  page: Page,
+): Promise<ListResult<SourceDomain>> {
+  if (propertyIds.length === 0) return emptyList();
+  const where = Prisma.join(citationFilters(propertyIds, query, range), ' AND ');
+  const { rows, total } = await pageOfGroups(
+    ({ limit, offset }) => db.$queryRaw<
+      { domain: string; citations: number; responses: number; all_citations: number; total_groups: number }[]
+    >`
+      SELECT domain, count(*)::int AS citations, count(DISTINCT response_id)::int AS responses,
+        (sum(count(*)) OVER ())::int AS all_citations, (count(*) OVER ())::int AS total_groups
+      FROM response_sources WHERE ${where}
+      GROUP BY domain ORDER BY citations DESC, domain LIMIT ${limit} OFFSET ${offset}`,
+    page,
+  );
+  return {
+    data: rows.map((row) => ({
+      domain: row.domain,
+      citations: row.citations,
+      responses: row.responses,
+      share: ratio(row.citations, row.all_citations),
+    })),
+    total,
+  };
+}
+
+/** Cited URLs, most cited first, with the first and last day in the range each was cited. */
+export async function citedUrls(
+  db: PrismaClient,
+  propertyIds: string[],
+  query: SourceUrlsQuery,
+  range: DayRange,
+  page: Page,
+): Promise<ListResult<SourceUrl>> {
+  if (propertyIds.length === 0) return emptyList();
+  const filters = citationFilters(propertyIds, query, range);
+  if (query.domain !== undefined) filters.push(Prisma.sql`domain = ${query.domain}`);
+  const where = Prisma.join(filters, ' AND ');
+  const { rows, total } = await pageOfGroups(
+    ({ limit, offset }) => db.$queryRaw<
+      {
+        url: string;
+        domain: string;
+        citations: number;
+        responses: number;
+        first_seen: string;
+        last_seen: string;
+        total_groups: number;
+      }[]
+    >`
+      SELECT url, domain, count(*)::int AS citations, count(DISTINCT response_id)::int AS responses,
+        to_char(min(day), 'YYYY-MM-DD') AS first_seen, to_char(max(day), 'YYYY-MM-DD') AS last_seen,
+        (count(*) OVER ())::int AS total_groups
+      FROM response_sources WHERE ${where}
+      GROUP BY url, domain ORDER BY citations DESC, url LIMIT ${limit} OFFSET ${offset}`,
+    page,
+  );
+  return {
+    data: rows.map((row) => ({
+      url: row.url,
+      domain: row.domain,
+      citations: row.citations,
+      responses: row.responses,
+      firstSeen: row.first_seen,
+      lastSeen: row.last_seen,
+    })),
+    total,
+  };
+}

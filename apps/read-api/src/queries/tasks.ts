@@ -1,0 +1,71 @@
+import type { ListTasksQuery, TaskRow } from '@vt/contracts';
+import { Prisma, type PrismaClient } from '@vt/db';
+import type { Page } from '../read-scope.ts';
+import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
+
+interface TaskRecord {
+  id: string;
+  title: string;
+  description: string;
+  status: TaskRow['status'];
+  priority: TaskRow['priority'];
+  due_date: string | null;
+  property_id: string;
+  plan_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  assignee_id: string | null;
+  assignee_name: string | null;
+  labels: TaskRow['labels'];
+}
+
+/** Accepted tasks only: a proposed or declined plan step is never served. Newest created first, ties by id. */
+export async function listTasks(
+  db: PrismaClient,
+  propertyIds: string[],
+  query: ListTasksQuery,
+  page: Page,
+): Promise<ListResult<TaskRow>> {
+  if (propertyIds.length === 0) return emptyList();
+  const filters = [Prisma.sql`t.review_state = 'accepted'`, inProperties('t.property_id', propertyIds)];
+  if (query.status !== undefined) filters.push(Prisma.sql`t.status = ${query.status}::task_status`);
+  const where = Prisma.join(filters, ' AND ');
+
+  const [records, counted] = await Promise.all([
+    db.$queryRaw<TaskRecord[]>`
+      WITH page AS (
+        SELECT t.* FROM tasks t WHERE ${where}
+        ORDER BY t.created_at DESC, t.id LIMIT ${page.limit} OFFSET ${page.offset}
+      )
+      SELECT page.id, page.title, page.description, page.status::text AS status, page.priority::text AS priority,
+        to_char(page.due_date, 'YYYY-MM-DD') AS due_date, page.property_id, page.plan_id,
+        page.created_at, page.updated_at, u.id AS assignee_id, u.name AS assignee_name,
+        COALESCE((
+          SELECT json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) ORDER BY l.name, l.id)
+          FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = page.id
+        ), '[]'::json) AS labels
+      FROM page LEFT JOIN users u ON u.id = page.assignee_id
+      ORDER BY page.created_at DESC, page.id`,
+    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM tasks t WHERE ${where}`,
+  ]);
+  return {
+    data: records.map((record) => ({
+      id: record.id,
+      title: record.title,
+      description: record.description,
+      status: record.status,
+      priority: record.priority,
+      labels: record.labels,
+      dueDate: record.due_date,
+      assignee:
+        record.assignee_id !== null && record.assignee_name !== null
+          ? { id: record.assignee_id, name: record.assignee_name }
+          : null,
+      propertyId: record.property_id,
+      planId: record.plan_id,
+      createdAt: isoInstant(record.created_at),
+      updatedAt: isoInstant(record.updated_at),
+    })),
+    total: counted[0]?.total ?? 0,
+  };
+}

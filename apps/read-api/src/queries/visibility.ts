@@ -1,0 +1,83 @@
+import type { VisibilityPoint, VisibilityQuery } from '@vt/contracts';
+import { Prisma, type PrismaClient } from '@vt/db';
+import type { DayRange, Page } from '../read-scope.ts';
+import { pageOfGroups } from './aggregate-page.ts';
+import { emptyList, inProperties, type ListResult, ratio } from './list-result.ts';
+
+interface PointRecord {
+  date: string;
+  property_id: string;
+  model: string;
+  responses: number;
+  mentions: number;
+  average_position: number | null;
+  average_sentiment: number | null;
+  total_groups: number;
+}
+
+/** One point per (day, property, model) with answers; newest day first, then property id and model. */
+export async function visibilitySeries(
+  db: PrismaClient,
+  propertyIds: string[],
+  query: VisibilityQuery,
+  range: DayRange,
+  page: Page,
+): Promise<ListResult<VisibilityPoint>> {
+  if (propertyIds.length === 0) return emptyList();
+  const { rows, total } =
+    query.promptId === undefined
+      ? await pageOfGroups((page) => fromDailyCounts(db, propertyIds, query, range, page), page)
+      : await pageOfGroups((page) => fromOnePromptsAnswers(db, propertyIds, query, range, page), page);
+  return {
+    data: rows.map((row) => ({
+      date: row.date,
+      propertyId: row.property_id,
+      model: row.model,
+      responses: row.responses,
+      mentions: row.mentions,
+      visibilityRate: ratio(row.mentions, row.responses),
+      averagePosition: row.average_position,
+      averageSentiment: row.average_sentiment,
+    })),
+    total,
+  };
+}
+
+/** The series as kept by the daily counts: one row per point already. */
+function fromDailyCounts(db: PrismaClient, propertyIds: string[], query: VisibilityQuery, range: DayRange, page: Page) {
+  return db.$queryRaw<PointRecord[]>`
+    SELECT to_char(day, 'YYYY-MM-DD') AS date, property_id, model, responses, mentions,
+      CASE WHEN position_count > 0 THEN position_sum::float8 / position_count END AS average_position,
+      CASE WHEN sentiment_count > 0 THEN sentiment_sum / sentiment_count END AS average_sentiment,
+      (count(*) OVER ())::int AS total_groups
+    FROM response_daily_counts
+    WHERE ${inProperties('property_id', propertyIds)} AND day BETWEEN ${range.from}::date AND ${range.to}::date
+      AND responses > 0 ${query.model === undefined ? Prisma.empty : Prisma.sql`AND model = ${query.model}`}
+    ORDER BY day DESC, property_id, model LIMIT ${page.limit} OFFSET ${page.offset}`;
+}
+
+/** The daily counts do not split by prompt: one prompt's answers (a few per day) are grouped directly. */
+function fromOnePromptsAnswers(
+  db: PrismaClient,
+  propertyIds: string[],
+  query: VisibilityQuery,
+  range: DayRange,
+  page: Page,
+) {
+  const filters = [
+    inProperties('property_id', propertyIds),
+    Prisma.sql`day BETWEEN ${range.from}::date AND ${range.to}::date`,
+    Prisma.sql`prompt_id = ${query.promptId}::uuid`,
+  ];
+  if (query.model !== undefined) filters.push(Prisma.sql`model = ${query.model}`);
+  return db.$queryRaw<PointRecord[]>`
+    SELECT to_char(day, 'YYYY-MM-DD') AS date, property_id, model,
+      count(*)::int AS responses,
+      count(*) FILTER (WHERE mentioned)::int AS mentions,
+      (avg(position) FILTER (WHERE mentioned))::float8 AS average_position,
+      (avg(sentiment) FILTER (WHERE mentioned))::float8 AS average_sentiment,
+      (count(*) OVER ())::int AS total_groups
+    FROM responses WHERE ${Prisma.join(filters, ' AND ')}
+    GROUP BY day, property_id, model
+    ORDER BY day DESC, property_id, model LIMIT ${page.limit} OFFSET ${page.offset}`;
+}

@@ -1,0 +1,68 @@
+import type {
+  CompetitorsQuery,
+  ListPromptsQuery,
+  ListPropertiesQuery,
+  ListResponsesQuery,
+  ListTasksQuery,
+  ReadEndpointId,
+  SourcesQuery,
+  SourceUrlsQuery,
+  VisibilityQuery,
+} from '@vt/contracts';
+import type { PrismaClient } from '@vt/db';
+import { listPrompts, listProperties } from './queries/catalog.ts';
+import { competitorShares } from './queries/competitors.ts';
+import type { ListResult } from './queries/list-result.ts';
+import { findResponse, listResponses } from './queries/responses.ts';
+import { citedDomains, citedUrls } from './queries/sources.ts';
+import { listTasks } from './queries/tasks.ts';
+import { visibilitySeries } from './queries/visibility.ts';
+import { type DayRange, type KeyPrincipal, type Page, pageOf, propertiesToRead } from './read-scope.ts';
+
+/** What an operation gets once the request is authenticated, validated and counted. */
+export interface ReadRequest<Query> {
+  principal: KeyPrincipal;
+  query: Query;
+  /** Resolved for endpoints that take `from`/`to`; the 30 days ending today otherwise. */
+  range: DayRange;
+  page: Page;
+  /** The path id of a detail endpoint. */
+  id?: string;
+}
+
+/** The body of a 200, or null for a detail id that is not in scope (404). */
+export type ReadOperation<Query = unknown> = (
+  request: ReadRequest<Query>,
+) => Promise<ListResult<unknown> | { data: unknown } | null>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The plain functions behind every /v1 endpoint, keyed like the catalogue in @vt/contracts. */
+export function createReadOperations(db: PrismaClient): Record<ReadEndpointId, ReadOperation<never>> {
+  const scope = (request: ReadRequest<{ propertyId?: string }>) =>
+    propertiesToRead(request.principal, request.query.propertyId);
+  return {
+    listResponses: (request: ReadRequest<ListResponsesQuery>) =>
+      listResponses(db, scope(request), request.query, request.range, request.page),
+    getResponse: async (request: ReadRequest<Record<string, never>>) => {
+      // Anything that is not a UUID cannot name a response: 404, never a 400, and no query.
+      if (!request.id || !UUID.test(request.id)) return null;
+      const response = await findResponse(db, [...request.principal.propertyIds], request.id.toLowerCase());
+      return response ? { data: response } : null;
+    },
+    listTasks: (request: ReadRequest<ListTasksQuery>) => listTasks(db, scope(request), request.query, request.page),
+    listProperties: (request: ReadRequest<ListPropertiesQuery>) =>
+      listProperties(db, [...request.principal.propertyIds], request.page),
+    listPrompts: (request: ReadRequest<ListPromptsQuery>) => listPrompts(db, scope(request), request.page),
+    getVisibility: (request: ReadRequest<VisibilityQuery>) =>
+      visibilitySeries(db, scope(request), request.query, request.range, request.page),
+    listCompetitors: (request: ReadRequest<CompetitorsQuery>) =>
+      competitorShares(db, scope(request), request.range, request.page),
+    listSources: (request: ReadRequest<SourcesQuery>) =>
+      citedDomains(db, scope(request), request.query, request.range, request.page),
+    listSourceUrls: (request: ReadRequest<SourceUrlsQuery>) =>
+      citedUrls(db, scope(request), request.query, request.range, request.page),
+  };
+}
+
+export { pageOf };

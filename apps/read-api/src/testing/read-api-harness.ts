@@ -1,0 +1,75 @@
+import { createLogger } from '@vt/logger';
+import { closeRedisConnection, createProducerConnection } from '@vt/queue';
+import { createMetricsRegistry } from '@vt/service-runtime';
+import { isolatedQueuePrefix, testDb, testEnv } from '../../../../tests/support/index.ts';
+import { createAnswerCache } from '../answer-cache.ts';
+import { createApiKeyAuthenticator } from '../api-key-auth.ts';
+import { buildReadApi } from '../app.ts';
+import { createReadRateLimiter } from '../rate-limiter.ts';
+import { createReadOperations } from '../read-operations.ts';
+import { standardReadRoutes } from '../start.ts';
+import type { ReadRoute } from '../v1-router.ts';
+
+export interface ReadApiHarnessOptions {
+  /** Requests per minute per key; tests that are not about the limit leave it high. */
+  rateLimitPerMinute?: number;
+  /** How long a looked-up key is trusted; 0 re-reads Postgres on every request. */
+  cacheTtlMs?: number;
+  /** Routes beyond the catalogue's, e.g. a deprecated one that exists only in a test. */
+  extraRoutes?: ReadRoute[];
+  /** How long an answer is reused; 0 (the default here) so every test reads fresh rows. */
+  answerCacheTtlMs?: number;
+  /** The API's clock: "today" for default date ranges. */
+  now?: Date;
+  /**
+   * Redis prefix of the rate limiter; pass another harness's `prefix` to build a second replica
+   * that shares its budgets. A fresh isolated prefix when omitted.
+   */
+  prefix?: string;
+}
+
+/**
+ * The real read API app (supertest drives it) over the real Postgres, with its rate limiter on a
+ * Redis prefix of its own so no other file's requests count against a test's keys.
+ */
+export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
+  const db = testDb();
+  const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
+  const prefix = options.prefix ?? isolatedQueuePrefix();
+  const logger = createLogger({ name: 'read-api', level: 'silent' });
+  let now = options.now ?? new Date();
+  const app = buildReadApi({
+    logger,
+    registry: createMetricsRegistry('read-api'),
+    readinessChecks: [],
+    isClosing: () => false,
+    routes: [...standardReadRoutes(createReadOperations(db)), ...(options.extraRoutes ?? [])],
+    authenticator: createApiKeyAuthenticator(db, { cacheTtlMs: options.cacheTtlMs ?? 1 }),
+    answerCache: createAnswerCache({ ttlMs: options.answerCacheTtlMs ?? 0, maxBytes: 16 * 1024 * 1024 }),
+    rateLimiter: createReadRateLimiter({
+      redis,
+      keyPrefix: prefix,
+      limitPerMinute: options.rateLimitPerMinute ?? 100_000,
+      logger,
+    }),
+    now: () => now,
+  });
+  return {
+    app,
+    db,
+    redis,
+    prefix,
+    /**
+     * Resolves once the rate limiter's Redis connection is up: until then the limiter counts in
+     * this process's memory (its fallback), so budgets are not yet shared with other replicas.
+     */
+    redisReady(): Promise<void> {
+      if (redis.status === 'ready') return Promise.resolve();
+      return new Promise((resolve) => redis.once('ready', () => resolve()));
+    },
+    setNow(next: Date) {
+      now = next;
+    },
+    close: () => closeRedisConnection(redis),
+  };
+}

@@ -1,0 +1,155 @@
+import type { ApiErrorCode, ReadEndpoint } from '@vt/contracts';
+import type { Logger } from '@vt/logger';
+import { type Request, type Response, Router } from 'express';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import type { z } from 'zod';
+import { type AnswerCache, answerCacheKey } from './answer-cache.ts';
+import type { ApiKeyAuthenticator } from './api-key-auth.ts';
+import type { RateLimitDecision, ReadRateLimiter } from './rate-limiter.ts';
+import type { ReadOperation } from './read-operations.ts';
+import { pageOf, resolveDayRange } from './read-scope.ts';
+
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+
+export interface ReadRoute {
+  endpoint: ReadEndpoint;
+  operation: ReadOperation<never>;
+}
+
+export interface V1RouterDeps {
+  routes: readonly ReadRoute[];
+  authenticator: ApiKeyAuthenticator;
+  rateLimiter: ReadRateLimiter;
+  answerCache: AnswerCache;
+  registry: Registry;
+  logger: Logger;
+  now: () => Date;
+}
+
+export function sendApiError(res: Response, status: number, code: ApiErrorCode, message: string): void {
+  res.status(status).json({ error: { code, message } });
+}
+
+function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
+  res.set({
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(decision.resetAt),
+  });
+}
+
+/** Budget headers belong on 200 and 429 only: stripped before any other answer. */
+export function removeBudgetHeaders(res: Response): void {
+  for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']) {
+    res.removeHeader(name);
+  }
+}
+
+/** `Invalid query parameter 'limit': expected an integer from 1 to 1000.` */
+function invalidParamMessage(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const name = String(issue?.path[0] ?? 'query');
+  return `Invalid query parameter '${name}': ${issue?.message ?? 'malformed'}.`;
+}
+
+/** `/v1/responses/{id}` → `/responses/:id`, relative to where the router is mounted. */
+const expressPath = (openApiPath: string) => openApiPath.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * Every /v1 route, from the endpoint catalogue. Per GET (and HEAD): authenticate, validate the
+ * query, count the request against the key's budget, run the operation. A 400 or 401 is not
+ * counted and, like 404 and 500, carries no budget headers; only 200 and 429 do.
+ */
+export function createV1Router(deps: V1RouterDeps): Router {
+  const router = Router({ strict: false });
+  const metrics = readApiMetrics(deps.registry);
+
+  for (const { endpoint, operation } of deps.routes) {
+    const answer = async (req: Request, res: Response) => {
+      const stopTimer = metrics.duration.startTimer({ operation: endpoint.operationId });
+      res.on('finish', () => {
+        stopTimer({ status: String(res.statusCode) });
+        metrics.requests.inc({ operation: endpoint.operationId, status: String(res.statusCode) });
+      });
+
+      const auth = await deps.authenticator.authenticate(req.headers.authorization);
+      if (!auth.ok) return sendApiError(res, 401, auth.code, auth.message);
+
+      const now = deps.now();
+      let query: Record<string, unknown> = {};
+      if (endpoint.query) {
+        const parsed = endpoint.query.safeParse(req.query);
+        if (!parsed.success) return sendApiError(res, 400, 'INVALID_PARAM', invalidParamMessage(parsed.error));
+        query = parsed.data as Record<string, unknown>;
+      }
+      const range = resolveDayRange(query, now);
+      if ('invalid' in range) return sendApiError(res, 400, 'INVALID_PARAM', range.message);
+
+      const decision = await deps.rateLimiter.consume(auth.principal.keyId);
+      setRateLimitHeaders(res, decision);
+      if (!decision.allowed) {
+        res.set('Retry-After', String(decision.retryAfterSeconds));
+        return sendApiError(
+          res,
+          429,
+          'RATE_LIMIT_EXCEEDED',
+          `This key used its ${decision.limit} requests for this minute; retry in ${decision.retryAfterSeconds} s.`,
+        );
+      }
+
+      const id = typeof req.params.id === 'string' ? req.params.id : undefined;
+      const body = await deps.answerCache.answer(
+        answerCacheKey({
+          operationId: endpoint.operationId,
+          propertyIds: auth.principal.propertyIds,
+          query,
+          range,
+          id,
+        }),
+        () => operation({ principal: auth.principal, query: query as never, range, page: pageOf(query), id }),
+      );
+      if (body === null) {
+        // Counted (it cost a lookup), but budget headers go only on 200 and 429.
+        removeBudgetHeaders(res);
+        return sendApiError(res, 404, 'NOT_FOUND', "Nothing with that id is in this key's scope.");
+      }
+      if (endpoint.deprecation) {
+        res.set({
+          Deprecation: `@${Math.floor(endpoint.deprecation.deprecatedAt.getTime() / 1000)}`,
+          Sunset: endpoint.deprecation.sunsetAt.toUTCString(),
+        });
+      }
+      res.status(200).type('application/json; charset=utf-8').send(body);
+    };
+
+    router
+      .route(expressPath(endpoint.path))
+      .get(answer)
+      .options((_req, res) => {
+        res.set('Allow', ALLOWED_METHODS).status(204).end();
+      })
+      .all((req, res) => {
+        res.set('Allow', ALLOWED_METHODS);
+        sendApiError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use GET, HEAD or OPTIONS.`);
+      });
+  }
+  return router;
+}
+
+function readApiMetrics(registry: Registry) {
+  return {
+    requests: new Counter({
+      name: 'vt_read_requests_total',
+      help: 'Read API requests by operation and answer status.',
+      labelNames: ['operation', 'status'],
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'vt_read_request_duration_seconds',
+      help: 'Read API request duration by operation and answer status.',
+      labelNames: ['operation', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+  };
+}

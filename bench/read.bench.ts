@@ -1,0 +1,134 @@
+// pnpm bench:read — the read API under many keys.
+//
+// Seeds a scratch database with --responses answers (100,000 by default: 20 paid properties × 10
+// prompts × 5 models × 100 days, two cited URLs each, competitors, 2,000 tasks with labels) and
+// --keys API keys, starts one read-api process, and drives /v1/responses?limit=100, /v1/visibility
+// and /v1/tasks at --concurrency keep-alive connections, each request with the next key in turn.
+// In the same run and with the same load generator it measures a bare express route returning a
+// constant JSON body (the framework floor). Prints requests/s, p50/p99, the ratio to the floor, and
+// the Postgres plans of the hot queries.
+// Options: --seconds N (10), --concurrency N (64), --keys N (200), --responses N (100000).
+import { parseArgs } from 'node:util';
+import { runLoad } from './http-load.ts';
+import { seedReadBench } from './read-seed.ts';
+import { createBenchEnvironment, log, waitFor } from './support.ts';
+
+const { values: opts } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '64' },
+    keys: { type: 'string', default: '200' },
+    responses: { type: 'string', default: '100000' },
+  },
+});
+const SECONDS = Number(opts.seconds);
+const CONCURRENCY = Number(opts.concurrency);
+const KEYS = Number(opts.keys);
+const PROPERTIES = 20;
+const PROMPTS = 10;
+const MODELS = ['chatgpt', 'perplexity', 'claude', 'gemini', 'copilot'];
+const DAYS = Math.ceil(Number(opts.responses) / (PROPERTIES * PROMPTS * MODELS.length));
+const [BARE_PORT, API_PORT, UNCACHED_PORT] = [3994, 3995, 3996];
+
+const bench = await createBenchEnvironment();
+const { db, runId, start } = bench;
+
+async function plan(sql: string): Promise<string> {
+  const rows = await db.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`);
+  return rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n');
+}
+
+const bare = start(['bench/bare-express.ts', String(BARE_PORT)]);
+let api: ReturnType<typeof start> | undefined;
+let uncachedApi: ReturnType<typeof start> | undefined;
+try {
+  const seeded = await seedReadBench(db, {
+    runId,
+    properties: PROPERTIES,
+    prompts: PROMPTS,
+    models: MODELS,
+    days: DAYS,
+    keys: KEYS,
+  });
+  log(`seeded ${seeded.responses.toLocaleString('en')} responses, ${KEYS} keys in ${seeded.seconds.toFixed(1)} s`);
+  api = start(['apps/read-api/src/main.ts'], {
+    READ_API_PORT: String(API_PORT),
+    RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  // The same app with its answer cache off: every request runs its queries.
+  uncachedApi = start(['apps/read-api/src/main.ts'], {
+    READ_API_PORT: String(UNCACHED_PORT),
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    READ_CACHE_TTL_MS: '0',
+  });
+  await waitFor(`http://127.0.0.1:${BARE_PORT}/bare`);
+  await waitFor(`http://127.0.0.1:${API_PORT}/readyz`);
+  await waitFor(`http://127.0.0.1:${UNCACHED_PORT}/readyz`);
+
+  let n = 0;
+  const withNextKey = () => ({ headers: { authorization: `Bearer ${seeded.keys[n++ % seeded.keys.length]}` } });
+  const none = () => ({ headers: {} });
+  const paths = ['/v1/responses?limit=100', '/v1/visibility', '/v1/tasks'];
+  const targets = [
+    ...paths.map((path) => ({ name: path, path, port: API_PORT })),
+    ...paths.map((path) => ({ name: `${path} (no cache)`, path, port: UNCACHED_PORT })),
+  ];
+
+  // Warm both up (key cache, JIT, pools), then measure the floor and each endpoint in turn.
+  await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, 2, none);
+  for (const target of targets) {
+    await runLoad({ port: target.port, path: target.path, method: 'GET' }, CONCURRENCY, 2, withNextKey);
+  }
+  const floor = await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, SECONDS, none);
+  const results = [];
+  for (const target of targets) {
+    results.push({
+      ...target,
+      load: await runLoad({ port: target.port, path: target.path, method: 'GET' }, CONCURRENCY, SECONDS, withNextKey),
+    });
+  }
+
+  log('');
+  log(
+    `read api, ${CONCURRENCY} connections, ${SECONDS} s per endpoint, ${KEYS} keys in turn, one read-api process, ${seeded.responses.toLocaleString('en')} responses`,
+  );
+  log(
+    `  bare express floor                  ${Math.round(floor.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms  (same generator)`,
+  );
+  for (const { name, load } of results) {
+    const ok = load.statuses[200] ?? 0;
+    log(
+      `  ${name.padEnd(35)} ${Math.round(load.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${load.p50.toFixed(1)} ms  p99 ${load.p99.toFixed(1)} ms  ${((load.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (${ok} of ${load.requests} answered 200)`,
+    );
+  }
+  for (const result of [results[0], results[paths.length]]) {
+    if (!result) continue;
+    const { load } = result;
+    log(
+      `  targets for ${result.name}: p99 < 50 ms: ${load.p99 < 50 ? 'met' : 'MISSED'}; >= 25 % of floor: ${load.perSecond / floor.perSecond >= 0.25 ? 'met' : 'MISSED'}`,
+    );
+  }
+
+  const allProperties = `(SELECT array_agg(id) FROM properties)::uuid[]`;
+  log('');
+  log('  plan: page of /v1/responses (all properties, last 30 days)');
+  log(
+    await plan(
+      `SELECT r.id FROM responses r WHERE r.property_id = ANY(${allProperties}) AND r.day BETWEEN current_date - 29 AND current_date ORDER BY r.day DESC, r.id LIMIT 100`,
+    ),
+  );
+  log('  plan: page of /v1/responses?propertyId=… (one property)');
+  log(
+    await plan(
+      `SELECT r.id FROM responses r WHERE r.property_id = ANY(ARRAY[(SELECT id FROM properties LIMIT 1)]::uuid[]) AND r.day BETWEEN current_date - 29 AND current_date ORDER BY r.day DESC, r.id LIMIT 100`,
+    ),
+  );
+  log('  plan: page of /v1/tasks');
+  log(
+    await plan(
+      `SELECT t.id FROM tasks t WHERE t.review_state = 'accepted' AND t.property_id = ANY(${allProperties}) ORDER BY t.created_at DESC, t.id LIMIT 100`,
+    ),
+  );
+} finally {
+  await bench.cleanUp([bare, api, uncachedApi]);
+}

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import './errors.ts'; // extends zod with .openapi()
+import { TASK_STATUSES } from './resources.ts';
+
+// Query parameters of the read API. Each schema carries the sentence a 400 INVALID_PARAM message
+// ends with ("Invalid query parameter 'limit': expected an integer from 1 to 1000."), so the
+// message, the validation and the OpenAPI parameter all come from one place.
+
+export const MAX_PAGE_SIZE = 1000;
+export const DEFAULT_PAGE_SIZE = 100;
+/** Offsets are bounded to what Postgres takes as an int4 OFFSET without surprise. */
+export const MAX_OFFSET = 2_147_483_647;
+/** A default range covers this many UTC days, today included. */
+export const DEFAULT_RANGE_DAYS = 30;
+
+const expected = (text: string) => ({ error: () => `expected ${text}` });
+
+/** A decimal integer and nothing else: `1e2`, ` 5`, `0x10` and `5.0` are refused, not coerced. */
+function integerParam(min: number, max: number) {
+  const error = expected(`an integer from ${min} to ${max}`);
+  return z.preprocess(
+    (raw) => (typeof raw === 'string' && /^\d{1,10}$/.test(raw) ? Number(raw) : raw),
+    z.number(error).int(error).min(min, error).max(max, error),
+  );
+}
+
+function isRealUtcDay(value: string): boolean {
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+/** Years before 1900 hold no answers, and keep the 29-day default clear of year 0, which Postgres refuses. */
+const utcDayParam = z
+  .string(expected('a UTC day as yyyy-MM-dd'))
+  .regex(/^(19|[2-9]\d)\d{2}-\d{2}-\d{2}$/, expected('a UTC day as yyyy-MM-dd, from 1900-01-01 to 9999-12-31'))
+  .refine(isRealUtcDay, expected('a real calendar day as yyyy-MM-dd'));
+
+/** Printable text only: a NUL or another control character never reaches Postgres. */
+const PRINTABLE = /^[^\p{Cc}]+$/u;
+
+const idParam = (what: string) =>
+  z
+    .guid(expected(`a UUID (the id of ${what})`))
+    .transform((id) => id.toLowerCase())
+    .openapi({ format: 'uuid' });
+
+const booleanParam = z.preprocess(
+  (raw) => (raw === 'true' ? true : raw === 'false' ? false : raw),
+  z.boolean(expected('true or false')),
+);
+
+export const pagingParams = {
+  limit: integerParam(1, MAX_PAGE_SIZE)
+    .optional()
+    .openapi({ description: `Page size, 1 to ${MAX_PAGE_SIZE}.`, default: DEFAULT_PAGE_SIZE }),
+  offset: integerParam(0, MAX_OFFSET)
+    .optional()
+    .openapi({ description: 'Rows to skip before the page starts.', default: 0 }),
+};
+
+export const dateRangeParams = {
+  from: utcDayParam.optional().openapi({
+    description:
+      'Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days.',
+    format: 'date',
+  }),
+  to: utcDayParam.optional().openapi({
+    description:
+      'Range end, a UTC day (yyyy-MM-dd), inclusive. Omitted: today (UTC), also when only `from` is given. Must not be before `from`.',
+    format: 'date',
+  }),
+};
+
+const propertyIdParam = idParam('a property on /v1/properties').optional().openapi({
+  description: 'One property only. A property outside the key’s scope gives an empty list, not an error.',
+});
+
+const modelParam = z
+  .string()
+  .regex(/^[A-Za-z0-9._-]{1,64}$/, expected('an AI platform identifier (letters, digits, . _ -; at most 64)'))
+  .optional()
+  .openapi({
+    description: 'One AI platform only (chatgpt, perplexity, claude, gemini, copilot). An unknown one matches nothing.',
+    example: 'chatgpt',
+  });
+
+export const listResponsesQuery = z.object({
+  propertyId: propertyIdParam,
+  promptId: idParam('a prompt on /v1/prompts').optional().openapi({ description: 'One prompt only.' }),
+  model: modelParam,
+  mentioned: booleanParam.optional().openapi({ description: 'true: only hits; false: only misses.' }),
+  ...dateRangeParams,
+  ...pagingParams,
+});
+
+export const listTasksQuery = z.object({
+  propertyId: propertyIdParam,
+  status: z
+    .enum(TASK_STATUSES, expected(`one of ${TASK_STATUSES.join(', ')}`))
+    .optional()
+    .openapi({ description: 'One status only.' }),
+  ...pagingParams,
+});
+
+export const listPropertiesQuery = z.object({ ...pagingParams });
+
+export const listPromptsQuery = z.object({ propertyId: propertyIdParam, ...pagingParams });
+
+export const visibilityQuery = z.object({
+  propertyId: propertyIdParam,
+  model: modelParam,
+  promptId: idParam('a prompt on /v1/prompts')
+    .optional()
+    .openapi({ description: 'Count only the answers to one prompt.' }),
+  ...dateRangeParams,
+  ...pagingParams,
+});
+
+export const competitorsQuery = z.object({ propertyId: propertyIdParam, ...dateRangeParams, ...pagingParams });
+
+export const sourcesQuery = z.object({
+  propertyId: propertyIdParam,
+  model: modelParam,
+  ...dateRangeParams,
+  ...pagingParams,
+});
+
+export const sourceUrlsQuery = sourcesQuery.extend({
+  domain: z
+    .string()
+    .min(1, expected('a host name'))
+    .max(253, expected('a host name of at most 253 characters'))
+    .regex(PRINTABLE, expected('a host name without control characters'))
+    .transform((domain) => domain.toLowerCase().replace(/^www\./, ''))
+    .optional()
+    .openapi({ description: 'URLs on this domain only (a leading www. is ignored).', example: 'wikipedia.org' }),
+});
+
+export type PagingQuery = { limit?: number; offset?: number };
+export type DateRangeQuery = { from?: string; to?: string };
+export type ListResponsesQuery = z.output<typeof listResponsesQuery>;
+export type ListTasksQuery = z.output<typeof listTasksQuery>;
+export type ListPropertiesQuery = z.output<typeof listPropertiesQuery>;
+export type ListPromptsQuery = z.output<typeof listPromptsQuery>;
+export type VisibilityQuery = z.output<typeof visibilityQuery>;
+export type CompetitorsQuery = z.output<typeof competitorsQuery>;
+export type SourcesQuery = z.output<typeof sourcesQuery>;
+export type SourceUrlsQuery = z.output<typeof sourceUrlsQuery>;
