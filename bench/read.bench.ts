@@ -117,10 +117,22 @@ try {
       `SELECT r.id FROM responses r WHERE r.property_id = ANY(${allProperties}) AND r.day BETWEEN current_date - 29 AND current_date ORDER BY r.day DESC, r.id LIMIT 100`,
     ),
   );
-  log('  plan: page of /v1/responses?propertyId=… (one property)');
+  log('  plan: page of /v1/responses?propertyId=… (one property: the code writes = for one)');
   log(
     await plan(
-      `SELECT r.id FROM responses r WHERE r.property_id = ANY(ARRAY[(SELECT id FROM properties LIMIT 1)]::uuid[]) AND r.day BETWEEN current_date - 29 AND current_date ORDER BY r.day DESC, r.id LIMIT 100`,
+      `SELECT r.id FROM responses r WHERE r.property_id = (SELECT id FROM properties LIMIT 1) AND r.day BETWEEN current_date - 29 AND current_date ORDER BY r.day DESC, r.id LIMIT 100`,
+    ),
+  );
+  log('  plan: total of /v1/responses (summed from the daily counts)');
+  log(
+    await plan(
+      `SELECT COALESCE(sum(c.responses), 0) FROM response_daily_counts c WHERE c.property_id = ANY(${allProperties}) AND c.day BETWEEN current_date - 29 AND current_date`,
+    ),
+  );
+  log('  plan: /v1/visibility (from the daily counts)');
+  log(
+    await plan(
+      `SELECT day, property_id, model, responses, count(*) OVER () FROM response_daily_counts WHERE property_id = ANY(${allProperties}) AND day BETWEEN current_date - 29 AND current_date AND responses > 0 ORDER BY day DESC, property_id, model LIMIT 100`,
     ),
   );
   log('  plan: page of /v1/tasks');
