@@ -6,6 +6,7 @@ import { recentDeliveries } from '@vt/delivery-log';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayHarness } from '../testing/gateway-harness.ts';
+import { uploadWholeBody } from '../testing/upload-whole-body.ts';
 
 // The crawl ingest's size caps and unavailable dependencies, on gateways built for them: tiny caps
 // (so a test body crosses them cheaply), no CRAWL_TOKEN_SECRET, and a queue whose Redis is gone.
@@ -146,6 +147,28 @@ describe('crawl ingest size caps', () => {
     expect(await crawlJobsOf(h, property.id)).toEqual([]);
     const rows = await deliveriesOf(h, property.id);
     expect(rows.map((r) => r.statusCode)).toEqual([413]);
+  });
+
+  it('[CRAWL-25] a shipper that keeps uploading a whole oversized body reads the 413, without a reset or write error', async () => {
+    const { property, token } = await h.createProperty();
+    const body = Buffer.from(gptbotLines(20_000)); // many times the wire cap
+    expect(body.length).toBeGreaterThan(8 * LIMITS.maxWireBytes);
+    const { port } = server.address() as AddressInfo;
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-ndjson' };
+    for (const lengthHeader of [{}, { 'Content-Length': String(body.length) }]) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const outcome = await uploadWholeBody(
+          port,
+          `/api/ingest/crawl/${property.id}`,
+          { ...headers, ...lengthHeader },
+          body,
+        );
+        expect(outcome.senderError).toBeUndefined();
+        expect(outcome.status).toBe(413);
+        expect(JSON.parse(outcome.text).reason).toBe('body_too_large');
+      }
+    }
+    expect(await crawlJobsOf(h, property.id)).toEqual([]);
   });
 
   it('[CRAWL-25] a gzip bomb (small on the wire, over the inflated cap) answers 413; nothing stored', async () => {

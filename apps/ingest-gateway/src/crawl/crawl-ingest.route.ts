@@ -5,6 +5,7 @@ import type { Logger } from '@vt/logger';
 import { type CrawlBatchJobData, crawlBatchJob, enqueue, type Queue } from '@vt/queue';
 import { type Request, type Response, Router } from 'express';
 import { Counter, type Registry } from 'prom-client';
+import { discardRestOfBody } from '../discard-rest-of-body.ts';
 import { BatchClassifier, type IpVerifier } from './batch-classifier.ts';
 import { type BodyFormat, type BodyLimits, BodyTooLargeError, CorruptGzipError, streamRecords } from './body-stream.ts';
 
@@ -133,7 +134,7 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
       await streamRecords(req, declaredFormat(req), deps.limits, (record) => classifier.line(record));
     } catch (err) {
       if (err instanceof BodyTooLargeError) {
-        res.set('Connection', 'close'); // stop reading the rest of an oversized body
+        discardRestOfBody(req);
         return reject(tooLarge(deps.limits));
       }
       if (err instanceof CorruptGzipError) {

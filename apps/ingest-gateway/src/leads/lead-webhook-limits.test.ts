@@ -9,6 +9,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../../../../tests/support/index.ts';
 import { createGatewayHarness } from '../testing/gateway-harness.ts';
+import { uploadWholeBody } from '../testing/upload-whole-body.ts';
 
 // The lead webhook's limits: the 64 KB body cap (honest, absent and lying Content-Length), the
 // five-minute window at its edges, the id and field lengths, the 50-row delivery log, an
@@ -227,6 +228,26 @@ describe('lead webhook body cap', () => {
     expect((await webhookRows(property.id)).map((r) => [r.statusCode, r.reason, r.requestBody])).toEqual([
       [413, 'body_too_large', null],
     ]);
+  });
+
+  it('[LEAD-1] a sender that keeps uploading a whole 16 MB body reads the 413, without a reset or write error', async () => {
+    const { property } = await h.createProperty();
+    const huge = paddedBody(16 * 1024 * 1024); // far more than the sockets buffer
+    const { port } = server.address() as AddressInfo;
+    for (const lengthHeader of [{}, { 'Content-Length': String(huge.length) }]) {
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const outcome = await uploadWholeBody(
+          port,
+          `/api/webhooks/leads/${property.id}`,
+          { 'Content-Type': 'application/json', ...signedHeaders(property.id, huge), ...lengthHeader },
+          huge,
+        );
+        expect(outcome.senderError).toBeUndefined();
+        expect(outcome.status).toBe(413);
+        expect(JSON.parse(outcome.text).reason).toBe('body_too_large');
+      }
+    }
+    expect(await leadJobsOf(property.id)).toEqual([]);
   });
 
   it('[LEAD-1] a Content-Length over the cap answers 413 at once, without waiting for a body that never comes', async () => {

@@ -6,6 +6,7 @@ import type { DeliveryAttempt, DeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
 import { enqueue, leadJob, type Queue, type Redis } from '@vt/queue';
 import { type Response, Router } from 'express';
+import { discardRestOfBody } from '../discard-rest-of-body.ts';
 import type { PropertyLookup } from '../property-cache.ts';
 import { readLeadPayload } from './lead-payload.ts';
 import { readCappedBody } from './read-capped-body.ts';
@@ -157,7 +158,7 @@ export function leadWebhookRouter(deps: LeadWebhookDeps): Router {
     const body =
       Number.isFinite(declared) && declared > MAX_BODY_BYTES ? 'too_large' : await readCappedBody(req, MAX_BODY_BYTES);
     if (body === 'too_large') {
-      res.set('Connection', 'close');
+      discardRestOfBody(req);
       return reject({
         status: 413,
         reason: 'body_too_large',
