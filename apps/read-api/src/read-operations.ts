@@ -17,7 +17,7 @@ import { findResponse, listResponses } from './queries/responses.ts';
 import { citedDomains, citedUrls } from './queries/sources.ts';
 import { listTasks } from './queries/tasks.ts';
 import { visibilitySeries } from './queries/visibility.ts';
-import { type DayRange, type KeyPrincipal, type Page, pageOf, propertiesToRead } from './read-scope.ts';
+import { type DayRange, type KeyPrincipal, type Page, propertiesToRead } from './read-scope.ts';
 
 /** What an operation gets once the request is authenticated, validated and counted. */
 export interface ReadRequest<Query> {
@@ -65,4 +65,3 @@ export function createReadOperations(db: PrismaClient): Record<ReadEndpointId, R
   };
 }
 
-export { pageOf };
