@@ -64,4 +64,3 @@ export function createReadOperations(db: PrismaClient): Record<ReadEndpointId, R
       citedUrls(db, scope(request), request.query, request.range, request.page),
   };
 }
-
