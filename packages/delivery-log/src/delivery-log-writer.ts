@@ -48,8 +48,9 @@ export function createDeliveryLogWriter(
     }
   };
 
-  // At most `maxWrites` writes at a time: rows arriving meanwhile wait and go together in the
-  // next, so the batch grows with the load instead of the number of statements.
+  // At most `maxWrites` writes at a time: rows arriving meanwhile wait (up to `maxDelayMs` after a
+  // write ends) and go together in the next, so the batch grows with the load instead of the
+  // number of statements.
   const maxWrites = 2;
   let writes = 0;
   const flush = async (): Promise<void> => {
@@ -61,7 +62,7 @@ export function createDeliveryLogWriter(
     const done = writeBatch(batch).finally(() => {
       writes--;
       inFlight.delete(done);
-      if (pending.length > 0) void flush();
+      if (pending.length > 0) timer ??= setTimeout(() => void flush(), maxDelayMs);
     });
     inFlight.add(done);
     await done;
