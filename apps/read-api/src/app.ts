@@ -4,7 +4,7 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { docsRouter } from './docs-page.ts';
 import { buildOpenApiDocument } from './openapi-document.ts';
-import { createV1Router, removeBudgetHeaders, sendApiError, type V1RouterDeps } from './v1-router.ts';
+import { createV1Router, sendApiError, type V1RouterDeps } from './v1-router.ts';
 
 export interface ReadApiDeps extends Omit<V1RouterDeps, 'registry' | 'logger'> {
   logger: Logger;
@@ -31,9 +31,6 @@ export function buildReadApi(deps: ReadApiDeps): Express {
   app.use((req, res) => sendApiError(res, 404, 'NOT_FOUND', `No endpoint at ${req.path}.`));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return;
-    removeBudgetHeaders(res);
-    res.removeHeader('Deprecation');
-    res.removeHeader('Sunset');
     // A path that cannot be decoded (`/v1/responses/%E0`) names nothing: 404, like any unknown path.
     if (err instanceof URIError || (err as { status?: number }).status === 400) {
       return sendApiError(res, 404, 'NOT_FOUND', 'No endpoint at this path (it is not valid percent-encoding).');

@@ -47,12 +47,12 @@ export function createReadOperations(db: PrismaClient): Record<ReadEndpointId, R
     getResponse: async (request: ReadRequest<Record<string, never>>) => {
       // Anything that is not a UUID cannot name a response: 404, never a 400, and no query.
       if (!request.id || !UUID.test(request.id)) return null;
-      const response = await findResponse(db, [...request.principal.propertyIds], request.id.toLowerCase());
+      const response = await findResponse(db, request.principal.propertyIds, request.id.toLowerCase());
       return response ? { data: response } : null;
     },
     listTasks: (request: ReadRequest<ListTasksQuery>) => listTasks(db, scope(request), request.query, request.page),
     listProperties: (request: ReadRequest<ListPropertiesQuery>) =>
-      listProperties(db, [...request.principal.propertyIds], request.page),
+      listProperties(db, request.principal.propertyIds, request.page),
     listPrompts: (request: ReadRequest<ListPromptsQuery>) => listPrompts(db, scope(request), request.page),
     getVisibility: (request: ReadRequest<VisibilityQuery>) =>
       visibilitySeries(db, scope(request), request.query, request.range, request.page),

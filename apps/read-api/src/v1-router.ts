@@ -38,13 +38,6 @@ function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
   });
 }
 
-/** Budget headers belong on 200 and 429 only: stripped before any other answer. */
-export function removeBudgetHeaders(res: Response): void {
-  for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']) {
-    res.removeHeader(name);
-  }
-}
-
 /** `Invalid query parameter 'limit': expected an integer from 1 to 1000.` */
 function invalidParamMessage(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -86,8 +79,8 @@ export function createV1Router(deps: V1RouterDeps): Router {
       if ('invalid' in range) return sendApiError(res, 400, 'INVALID_PARAM', range.message);
 
       const decision = await deps.rateLimiter.consume(auth.principal.keyId);
-      setRateLimitHeaders(res, decision);
       if (!decision.allowed) {
+        setRateLimitHeaders(res, decision);
         res.set('Retry-After', String(decision.retryAfterSeconds));
         return sendApiError(
           res,
@@ -110,9 +103,10 @@ export function createV1Router(deps: V1RouterDeps): Router {
       );
       if (body === null) {
         // Counted (it cost a lookup), but budget headers go only on 200 and 429.
-        removeBudgetHeaders(res);
         return sendApiError(res, 404, 'NOT_FOUND', "Nothing with that id is in this key's scope.");
       }
+      // Budget and deprecation headers are set only here and on the 429: no other answer has them.
+      setRateLimitHeaders(res, decision);
       if (endpoint.deprecation) {
         res.set({
           Deprecation: `@${Math.floor(endpoint.deprecation.deprecatedAt.getTime() / 1000)}`,

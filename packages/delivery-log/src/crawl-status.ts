@@ -29,5 +29,8 @@ export function crawlConnectionStatus({
   const newest = counted[0];
   if (!newest) return 'not_verified';
   if (now.getTime() - newest.createdAt.getTime() > NOTHING_ARRIVING_AFTER_MS) return 'nothing_arriving';
-  return newest.statusCode === 202 ? 'connected' : 'rejecting';
+  return isAcceptedCrawlAttempt(newest) ? 'connected' : 'rejecting';
 }
+
+/** A crawl batch the endpoint accepted (202); a named repeat (200) wrote nothing and is not one. */
+export const isAcceptedCrawlAttempt = (attempt: { statusCode: number }) => attempt.statusCode === 202;

@@ -1,4 +1,4 @@
-export { type CrawlConnectionStatus, crawlConnectionStatus } from './crawl-status.ts';
+export { type CrawlConnectionStatus, crawlConnectionStatus, isAcceptedCrawlAttempt } from './crawl-status.ts';
 export {
   DELIVERY_LOG_SIZE,
   type DeliveryAttempt,

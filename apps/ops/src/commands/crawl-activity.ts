@@ -1,5 +1,5 @@
 import { formatUtcDay } from '@vt/db';
-import { crawlConnectionStatus, recentDeliveries } from '@vt/delivery-log';
+import { crawlConnectionStatus, isAcceptedCrawlAttempt, recentDeliveries } from '@vt/delivery-log';
 import { z } from 'zod';
 import { daysSchema, lastUtcDays, parseOptions } from '../inputs.ts';
 import type { OpsContext } from './context.ts';
@@ -14,7 +14,7 @@ export async function crawlStatus(ctx: OpsContext, options: unknown) {
   const { property: id } = parseOptions(propertyOption, options);
   const property = await findProperty(ctx, id);
   const attempts = await recentDeliveries(ctx.db, property.id, 'crawl');
-  const accepted = attempts.find((a) => a.statusCode === 202);
+  const accepted = attempts.find(isAcceptedCrawlAttempt);
   return {
     propertyId: property.id,
     status: crawlConnectionStatus({

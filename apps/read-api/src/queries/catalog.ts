@@ -6,7 +6,7 @@ import { emptyList, inProperties, isoInstant, type ListResult } from './list-res
 /** The properties themselves: the key's scope already holds only its active paid properties. */
 export async function listProperties(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   page: Page,
 ): Promise<ListResult<PropertyRow>> {
   if (propertyIds.length === 0) return emptyList();
@@ -30,7 +30,7 @@ export async function listProperties(
   };
 }
 
-export async function listPrompts(db: PrismaClient, propertyIds: string[], page: Page): Promise<ListResult<PromptRow>> {
+export async function listPrompts(db: PrismaClient, propertyIds: readonly string[], page: Page): Promise<ListResult<PromptRow>> {
   if (propertyIds.length === 0) return emptyList();
   const [records, counted] = await Promise.all([
     db.$queryRaw<

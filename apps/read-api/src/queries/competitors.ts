@@ -21,7 +21,7 @@ interface CompetitorRecord {
  */
 export async function competitorShares(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   range: DayRange,
   page: Page,
 ): Promise<ListResult<CompetitorShare>> {

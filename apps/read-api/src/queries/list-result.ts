@@ -20,7 +20,7 @@ export function ratio(part: number, whole: number): number {
  * (property_id, …) index in the endpoint's order and stop after the page; several as `= ANY`.
  * `column` is always a constant of this codebase, never input.
  */
-export function inProperties(column: string, propertyIds: string[]): Prisma.Sql {
+export function inProperties(column: string, propertyIds: readonly string[]): Prisma.Sql {
   return propertyIds.length === 1
     ? Prisma.sql`${Prisma.raw(column)} = ${propertyIds[0]}::uuid`
     : Prisma.sql`${Prisma.raw(column)} = ANY(${propertyIds}::uuid[])`;

@@ -48,7 +48,7 @@ function toResponseRow(record: ResponseRecord): ResponseRow {
 /** Newest day first; ties by id so pages never overlap (matches the (day DESC, id) indexes). */
 export async function listResponses(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   query: ListResponsesQuery,
   range: DayRange,
   page: Page,
@@ -87,7 +87,7 @@ export async function listResponses(
  */
 async function countResponses(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   query: ListResponsesQuery,
   range: DayRange,
   where: Prisma.Sql,
@@ -114,7 +114,7 @@ async function countResponses(
 
 export async function findResponse(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   id: string,
 ): Promise<ResponseDetail | null> {
   if (propertyIds.length === 0) return null;

@@ -4,7 +4,7 @@ import type { DayRange, Page } from '../read-scope.ts';
 import { pageOfGroups } from './aggregate-page.ts';
 import { emptyList, inProperties, type ListResult, ratio } from './list-result.ts';
 
-function citationFilters(propertyIds: string[], query: SourcesQuery, range: DayRange) {
+function citationFilters(propertyIds: readonly string[], query: SourcesQuery, range: DayRange) {
   const filters = [
     inProperties('property_id', propertyIds),
     Prisma.sql`day BETWEEN ${range.from}::date AND ${range.to}::date`,
@@ -16,7 +16,7 @@ function citationFilters(propertyIds: string[], query: SourcesQuery, range: DayR
 /** Cited domains, most cited first, with their share of every citation matching the filters. */
 export async function citedDomains(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   query: SourcesQuery,
   range: DayRange,
   page: Page,
@@ -47,7 +47,7 @@ export async function citedDomains(
 /** Cited URLs, most cited first, with the first and last day in the range each was cited. */
 export async function citedUrls(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   query: SourceUrlsQuery,
   range: DayRange,
   page: Page,

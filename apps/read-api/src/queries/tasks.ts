@@ -22,7 +22,7 @@ interface TaskRecord {
 /** Accepted tasks only: a proposed or declined plan step is never served. Newest created first, ties by id. */
 export async function listTasks(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   query: ListTasksQuery,
   page: Page,
 ): Promise<ListResult<TaskRow>> {

@@ -18,7 +18,7 @@ interface PointRecord {
 /** One point per (day, property, model) with answers; newest day first, then property id and model. */
 export async function visibilitySeries(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   query: VisibilityQuery,
   range: DayRange,
   page: Page,
@@ -44,7 +44,7 @@ export async function visibilitySeries(
 }
 
 /** The series as kept by the daily counts: one row per point already. */
-function fromDailyCounts(db: PrismaClient, propertyIds: string[], query: VisibilityQuery, range: DayRange, page: Page) {
+function fromDailyCounts(db: PrismaClient, propertyIds: readonly string[], query: VisibilityQuery, range: DayRange, page: Page) {
   return db.$queryRaw<PointRecord[]>`
     SELECT to_char(day, 'YYYY-MM-DD') AS date, property_id, model, responses, mentions,
       CASE WHEN position_count > 0 THEN position_sum::float8 / position_count END AS average_position,
@@ -59,7 +59,7 @@ function fromDailyCounts(db: PrismaClient, propertyIds: string[], query: Visibil
 /** The daily counts do not split by prompt: one prompt's answers (a few per day) are grouped directly. */
 function fromOnePromptsAnswers(
   db: PrismaClient,
-  propertyIds: string[],
+  propertyIds: readonly string[],
   query: VisibilityQuery,
   range: DayRange,
   page: Page,
