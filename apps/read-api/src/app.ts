@@ -1,14 +1,13 @@
+import { buildOpenApiDocument } from '@vt/contracts';
 import type { Logger } from '@vt/logger';
 import { healthRouter, type ReadinessCheck } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { docsRouter } from './docs-page.ts';
-import { buildOpenApiDocument } from './openapi-document.ts';
 import { createV1Router, sendApiError, type V1RouterDeps } from './v1-router.ts';
 
-export interface ReadApiDeps extends Omit<V1RouterDeps, 'registry' | 'logger'> {
+export interface ReadApiDeps extends V1RouterDeps {
   logger: Logger;
-  registry: Registry;
   readinessChecks: ReadinessCheck[];
   isClosing: () => boolean;
 }
@@ -28,15 +27,15 @@ export function buildReadApi(deps: ReadApiDeps): Express {
   app.use('/v1', createV1Router(deps));
 
   // An unknown path answers before anything reads the key.
-  app.use((req, res) => sendApiError(res, 404, 'NOT_FOUND', `No endpoint at ${req.path}.`));
+  app.use((req, res) => sendApiError(res, 'NOT_FOUND', `No endpoint at ${req.path}.`));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return;
     // A path that cannot be decoded (`/v1/responses/%E0`) names nothing: 404, like any unknown path.
     if (err instanceof URIError || (err as { status?: number }).status === 400) {
-      return sendApiError(res, 404, 'NOT_FOUND', 'No endpoint at this path (it is not valid percent-encoding).');
+      return sendApiError(res, 'NOT_FOUND', 'No endpoint at this path (it is not valid percent-encoding).');
     }
     deps.logger.error({ err, path: req.path }, 'read api request failed');
-    sendApiError(res, 500, 'INTERNAL_ERROR', 'The server failed to answer; try again shortly.');
+    sendApiError(res, 'INTERNAL_ERROR', 'The server failed to answer; try again shortly.');
   };
   app.use(onError);
   return app;

@@ -1,11 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { RATE_LIMIT_HEADERS, type ReadEndpoint, readEndpoints } from '@vt/contracts';
+import { buildOpenApiDocument, RATE_LIMIT_HEADERS, type ReadEndpoint, readEndpoints } from '@vt/contracts';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { buildOpenApiDocument } from './openapi-document.ts';
 import { createReadApiHarness } from './testing/read-api-harness.ts';
 import { type ReadWorld, seedReadWorld } from './testing/read-world.ts';
 
@@ -37,6 +36,7 @@ interface Operation {
   operationId?: string;
   security?: Record<string, string[]>[];
   parameters?: Parameter[];
+  requestBody?: unknown;
   responses: Record<string, MediaResponse>;
 }
 interface Document extends Json {
@@ -144,6 +144,19 @@ describe('GET /openapi.json', () => {
       catalogue.map((endpoint) => `${endpoint.path} ${endpoint.operationId}`).sort(),
     );
     expect(Object.keys(document.paths).every((path) => path.startsWith('/v1/'))).toBe(true);
+  });
+
+  it('[SVC-2] has no bulk or batch read: every list pages with limit (at most 1000) and offset, and nothing takes a body', () => {
+    for (const { path, operation } of allOperations()) {
+      expect(operation.requestBody, path).toBeUndefined();
+      if (path.includes('{')) continue;
+      const parameters = operation.parameters ?? [];
+      expect(parameters.find((p) => p.name === 'limit')?.schema?.maximum, path).toBe(1000);
+      expect(
+        parameters.some((p) => p.name === 'offset'),
+        path,
+      ).toBe(true);
+    }
   });
 
   it('[READ-30] types every parameter: the query schema of each list endpoint, the path id of the detail', () => {

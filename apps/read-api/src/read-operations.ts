@@ -1,13 +1,14 @@
-import type {
-  CompetitorsQuery,
-  ListPromptsQuery,
-  ListPropertiesQuery,
-  ListResponsesQuery,
-  ListTasksQuery,
-  ReadEndpointId,
-  SourcesQuery,
-  SourceUrlsQuery,
-  VisibilityQuery,
+import {
+  type CompetitorsQuery,
+  isUuid,
+  type ListPromptsQuery,
+  type ListPropertiesQuery,
+  type ListResponsesQuery,
+  type ListTasksQuery,
+  type ReadEndpointId,
+  type SourcesQuery,
+  type SourceUrlsQuery,
+  type VisibilityQuery,
 } from '@vt/contracts';
 import type { PrismaClient } from '@vt/db';
 import { listPrompts, listProperties } from './queries/catalog.ts';
@@ -35,8 +36,6 @@ export type ReadOperation<Query = unknown> = (
   request: ReadRequest<Query>,
 ) => Promise<ListResult<unknown> | { data: unknown } | null>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The plain functions behind every /v1 endpoint, keyed like the catalogue in @vt/contracts. */
 export function createReadOperations(db: PrismaClient): Record<ReadEndpointId, ReadOperation<never>> {
   const scope = (request: ReadRequest<{ propertyId?: string }>) =>
@@ -46,7 +45,7 @@ export function createReadOperations(db: PrismaClient): Record<ReadEndpointId, R
       listResponses(db, scope(request), request.query, request.range, request.page),
     getResponse: async (request: ReadRequest<Record<string, never>>) => {
       // Anything that is not a UUID cannot name a response: 404, never a 400, and no query.
-      if (!request.id || !UUID.test(request.id)) return null;
+      if (!request.id || !isUuid(request.id)) return null;
       const response = await findResponse(db, request.principal.propertyIds, request.id.toLowerCase());
       return response ? { data: response } : null;
     },

@@ -151,6 +151,8 @@ describe('methods on every catalogued path', () => {
         expect(Object.keys(res.body)).toEqual(['data']);
         expect(res.body.data.id).toBe(responseId);
       }
+      // [READ-17] every 200 carries the budget.
+      for (const name of BUDGET_HEADERS.slice(0, 3)) expect(res.headers[name], name).toMatch(/^\d+$/);
     });
 
     it(`[READ-2] HEAD ${endpoint.path} answers the GET's status and headers with an empty body`, async () => {
@@ -179,6 +181,10 @@ describe('methods on every catalogued path', () => {
       expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
       expect(res.text ?? '').toBe('');
       expectNoBudgetHeaders(res);
+      // A browser's preflight carries no key: it gets the same answer.
+      const preflight = await request(harness.app).options(concretePath(endpoint.path));
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.allow).toBe('GET, HEAD, OPTIONS');
     });
 
     it(`[READ-4] POST, PUT, PATCH and DELETE ${endpoint.path} answer 405 METHOD_NOT_ALLOWED with Allow`, async () => {
@@ -395,6 +401,7 @@ describe('[READ-14] unknown paths under /v1', () => {
   it.each([['/v1/nope'], ['/v1'], ['/v1/'], ['/v1/responses/abc/extra'], ['/v1/tasks/123'], ['/v1/sources/urls/more']])(
     '[READ-14] %s answers 404 NOT_FOUND without reading the key (no header, garbage, unknown key)',
     async (path) => {
+      const readsBefore = harness.authentications();
       expectEnvelope(await request(harness.app).get(path), 404, 'NOT_FOUND');
       expectEnvelope(await request(harness.app).get(path).set('Authorization', 'garbage !!'), 404, 'NOT_FOUND');
       expectEnvelope(
@@ -403,6 +410,7 @@ describe('[READ-14] unknown paths under /v1', () => {
         'NOT_FOUND',
       );
       expectEnvelope(await request(harness.app).post(path), 404, 'NOT_FOUND');
+      expect(harness.authentications()).toBe(readsBefore);
     },
   );
 });

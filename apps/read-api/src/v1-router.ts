@@ -1,15 +1,16 @@
-import type { ApiErrorCode, ReadEndpoint } from '@vt/contracts';
-import type { Logger } from '@vt/logger';
+import { API_ERROR_STATUS, type ApiErrorCode, type RATE_LIMIT_HEADERS, type ReadEndpoint } from '@vt/contracts';
 import { type Request, type Response, Router } from 'express';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { z } from 'zod';
+import { ZodObject, type z } from 'zod';
 import { type AnswerCache, answerCacheKey } from './answer-cache.ts';
 import type { ApiKeyAuthenticator } from './api-key-auth.ts';
 import type { RateLimitDecision, ReadRateLimiter } from './rate-limiter.ts';
 import type { ReadOperation } from './read-operations.ts';
-import { pageOf, resolveDayRange } from './read-scope.ts';
+import { type DayRange, pageOf, resolveDayRange } from './read-scope.ts';
 
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** The range handed to operations that take none. */
+const NO_RANGE: DayRange = { from: '', to: '' };
 
 export interface ReadRoute {
   endpoint: ReadEndpoint;
@@ -22,20 +23,21 @@ export interface V1RouterDeps {
   rateLimiter: ReadRateLimiter;
   answerCache: AnswerCache;
   registry: Registry;
-  logger: Logger;
   now: () => Date;
 }
 
-export function sendApiError(res: Response, status: number, code: ApiErrorCode, message: string): void {
-  res.status(status).json({ error: { code, message } });
+/** The error envelope, with the one status its code maps to. */
+export function sendApiError(res: Response, code: ApiErrorCode, message: string): void {
+  res.status(API_ERROR_STATUS[code]).json({ error: { code, message } });
 }
 
 function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
-  res.set({
-    'X-RateLimit-Limit': String(decision.limit),
-    'X-RateLimit-Remaining': String(decision.remaining),
-    'X-RateLimit-Reset': String(decision.resetAt),
-  });
+  const values: Record<keyof typeof RATE_LIMIT_HEADERS, number> = {
+    'X-RateLimit-Limit': decision.limit,
+    'X-RateLimit-Remaining': decision.remaining,
+    'X-RateLimit-Reset': decision.resetAt,
+  };
+  for (const [name, value] of Object.entries(values)) res.set(name, String(value));
 }
 
 /** `Invalid query parameter 'limit': expected an integer from 1 to 1000.` */
@@ -58,6 +60,7 @@ export function createV1Router(deps: V1RouterDeps): Router {
   const metrics = readApiMetrics(deps.registry);
 
   for (const { endpoint, operation } of deps.routes) {
+    const takesDayRange = endpoint.query instanceof ZodObject && 'to' in endpoint.query.shape;
     const answer = async (req: Request, res: Response) => {
       const stopTimer = metrics.duration.startTimer({ operation: endpoint.operationId });
       res.on('finish', () => {
@@ -66,17 +69,18 @@ export function createV1Router(deps: V1RouterDeps): Router {
       });
 
       const auth = await deps.authenticator.authenticate(req.headers.authorization);
-      if (!auth.ok) return sendApiError(res, 401, auth.code, auth.message);
+      if (!auth.ok) return sendApiError(res, auth.code, auth.message);
 
-      const now = deps.now();
       let query: Record<string, unknown> = {};
       if (endpoint.query) {
         const parsed = endpoint.query.safeParse(req.query);
-        if (!parsed.success) return sendApiError(res, 400, 'INVALID_PARAM', invalidParamMessage(parsed.error));
+        if (!parsed.success) return sendApiError(res, 'INVALID_PARAM', invalidParamMessage(parsed.error));
         query = parsed.data as Record<string, unknown>;
       }
-      const range = resolveDayRange(query, now);
-      if ('invalid' in range) return sendApiError(res, 400, 'INVALID_PARAM', range.message);
+      // Only time series read a range; the others keep one constant range, so neither the clock nor
+      // midnight touches their cache keys.
+      const range = takesDayRange ? resolveDayRange(query, deps.now()) : NO_RANGE;
+      if ('invalid' in range) return sendApiError(res, 'INVALID_PARAM', range.message);
 
       const decision = await deps.rateLimiter.consume(auth.principal.keyId);
       if (!decision.allowed) {
@@ -84,7 +88,6 @@ export function createV1Router(deps: V1RouterDeps): Router {
         res.set('Retry-After', String(decision.retryAfterSeconds));
         return sendApiError(
           res,
-          429,
           'RATE_LIMIT_EXCEEDED',
           `This key used its ${decision.limit} requests for this minute; retry in ${decision.retryAfterSeconds} s.`,
         );
@@ -103,7 +106,7 @@ export function createV1Router(deps: V1RouterDeps): Router {
       );
       if (body === null) {
         // Counted (it cost a lookup), but budget headers go only on 200 and 429.
-        return sendApiError(res, 404, 'NOT_FOUND', "Nothing with that id is in this key's scope.");
+        return sendApiError(res, 'NOT_FOUND', "Nothing with that id is in this key's scope.");
       }
       // Budget and deprecation headers are set only here and on the 429: no other answer has them.
       setRateLimitHeaders(res, decision);
@@ -124,7 +127,7 @@ export function createV1Router(deps: V1RouterDeps): Router {
       })
       .all((req, res) => {
         res.set('Allow', ALLOWED_METHODS);
-        sendApiError(res, 405, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use GET, HEAD or OPTIONS.`);
+        sendApiError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use GET, HEAD or OPTIONS.`);
       });
   }
   return router;

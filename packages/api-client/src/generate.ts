@@ -1,5 +1,5 @@
+import { buildOpenApiDocument } from '@vt/contracts';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
-import { buildOpenApiDocument } from '../../../apps/read-api/src/openapi-document.ts';
 
 /** Where the generated types live; the client and its users import `paths` from here. */
 export const READ_API_TYPES_PATH = new URL('./read-api.d.ts', import.meta.url);

@@ -5,6 +5,7 @@ export {
   type ErrorEnvelope,
   errorEnvelopeSchema,
 } from './errors.ts';
+export { buildOpenApiDocument } from './openapi-document.ts';
 export { createOpenApiRegistry } from './openapi-registry.ts';
 export {
   type Deprecation,

@@ -38,6 +38,10 @@ const utcDayParam = z
 /** Printable text only: a NUL or another control character never reaches Postgres. */
 const PRINTABLE = /^[^\p{Cc}]+$/u;
 
+const anyGuid = z.guid();
+/** Whether `text` is a UUID as the id parameters accept it (any version, any case). */
+export const isUuid = (text: string): boolean => anyGuid.safeParse(text).success;
+
 const idParam = (what: string) =>
   z
     .guid(expected(`a UUID (the id of ${what})`))

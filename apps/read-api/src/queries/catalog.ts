@@ -13,10 +13,10 @@ export async function listProperties(
   const [records, counted] = await Promise.all([
     db.$queryRaw<{ id: string; name: string; domain: string; plan: PropertyRow['plan']; created_at: Date }[]>`
       SELECT id, name, domain, plan::text AS plan, created_at FROM properties
-      WHERE id = ANY(${propertyIds}::uuid[])
+      WHERE ${inProperties('id', propertyIds)}
       ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
     db.$queryRaw<{ total: number }[]>`
-      SELECT count(*)::int AS total FROM properties WHERE id = ANY(${propertyIds}::uuid[])`,
+      SELECT count(*)::int AS total FROM properties WHERE ${inProperties('id', propertyIds)}`,
   ]);
   return {
     data: records.map((record) => ({
@@ -30,7 +30,11 @@ export async function listProperties(
   };
 }
 
-export async function listPrompts(db: PrismaClient, propertyIds: readonly string[], page: Page): Promise<ListResult<PromptRow>> {
+export async function listPrompts(
+  db: PrismaClient,
+  propertyIds: readonly string[],
+  page: Page,
+): Promise<ListResult<PromptRow>> {
   if (propertyIds.length === 0) return emptyList();
   const [records, counted] = await Promise.all([
     db.$queryRaw<

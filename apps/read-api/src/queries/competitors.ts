@@ -2,7 +2,7 @@ import type { CompetitorShare } from '@vt/contracts';
 import type { PrismaClient } from '@vt/db';
 import type { DayRange, Page } from '../read-scope.ts';
 import { pageOfGroups } from './aggregate-page.ts';
-import { emptyList, type ListResult, ratio } from './list-result.ts';
+import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 
 interface CompetitorRecord {
   id: string;
@@ -30,11 +30,11 @@ export async function competitorShares(
     ({ limit, offset }) => db.$queryRaw<CompetitorRecord[]>`
       WITH named AS (
         SELECT competitor_id, count(*)::int AS mentions FROM response_competitor_mentions
-        WHERE property_id = ANY(${propertyIds}::uuid[]) AND day BETWEEN ${range.from}::date AND ${range.to}::date
+        WHERE ${inProperties('property_id', propertyIds)} AND ${inDays('day', range)}
         GROUP BY competitor_id
       ), brand AS (
         SELECT property_id, sum(mentions)::int AS mentions FROM response_daily_counts
-        WHERE property_id = ANY(${propertyIds}::uuid[]) AND day BETWEEN ${range.from}::date AND ${range.to}::date
+        WHERE ${inProperties('property_id', propertyIds)} AND ${inDays('day', range)}
         GROUP BY property_id
       ), competitor_rows AS (
         SELECT c.id, c.property_id, c.name, c.domain, COALESCE(named.mentions, 0) AS mentions,
@@ -42,7 +42,7 @@ export async function competitorShares(
         FROM competitors c
         LEFT JOIN named ON named.competitor_id = c.id
         LEFT JOIN brand ON brand.property_id = c.property_id
-        WHERE c.property_id = ANY(${propertyIds}::uuid[])
+        WHERE ${inProperties('c.property_id', propertyIds)}
       )
       SELECT *, (brand_mentions + sum(mentions) OVER (PARTITION BY property_id))::int AS voices,
         (count(*) OVER ())::int AS total_groups

@@ -25,3 +25,8 @@ export function inProperties(column: string, propertyIds: readonly string[]): Pr
     ? Prisma.sql`${Prisma.raw(column)} = ${propertyIds[0]}::uuid`
     : Prisma.sql`${Prisma.raw(column)} = ANY(${propertyIds}::uuid[])`;
 }
+
+/** `column` within the inclusive UTC-day range. `column` is always a constant of this codebase. */
+export function inDays(column: string, range: { from: string; to: string }): Prisma.Sql {
+  return Prisma.sql`${Prisma.raw(column)} BETWEEN ${range.from}::date AND ${range.to}::date`;
+}

@@ -1,7 +1,7 @@
 import type { ListResponsesQuery, ResponseDetail, ResponseRow } from '@vt/contracts';
 import { Prisma, type PrismaClient } from '@vt/db';
 import type { DayRange, Page } from '../read-scope.ts';
-import { emptyList, inProperties, type ListResult } from './list-result.ts';
+import { emptyList, inDays, inProperties, type ListResult } from './list-result.ts';
 
 interface ResponseRecord {
   id: string;
@@ -54,10 +54,7 @@ export async function listResponses(
   page: Page,
 ): Promise<ListResult<ResponseRow>> {
   if (propertyIds.length === 0) return emptyList();
-  const filters = [
-    inProperties('r.property_id', propertyIds),
-    Prisma.sql`r.day BETWEEN ${range.from}::date AND ${range.to}::date`,
-  ];
+  const filters = [inProperties('r.property_id', propertyIds), inDays('r.day', range)];
   if (query.promptId !== undefined) filters.push(Prisma.sql`r.prompt_id = ${query.promptId}::uuid`);
   if (query.model !== undefined) filters.push(Prisma.sql`r.model = ${query.model}`);
   if (query.mentioned !== undefined) filters.push(Prisma.sql`r.mentioned = ${query.mentioned}`);
@@ -107,7 +104,7 @@ async function countResponses(
   const [row] = await db.$queryRaw<{ total: number }[]>`
     SELECT COALESCE(sum(${counted}), 0)::int AS total FROM response_daily_counts c
     WHERE ${inProperties('c.property_id', propertyIds)}
-      AND c.day BETWEEN ${range.from}::date AND ${range.to}::date
+      AND ${inDays('c.day', range)}
       ${query.model === undefined ? Prisma.empty : Prisma.sql`AND c.model = ${query.model}`}`;
   return row?.total ?? 0;
 }
@@ -123,6 +120,6 @@ export async function findResponse(
     FROM responses r
     JOIN prompts p ON p.id = r.prompt_id
     JOIN properties pr ON pr.id = r.property_id
-    WHERE r.id = ${id}::uuid AND r.property_id = ANY(${propertyIds}::uuid[])`;
+    WHERE r.id = ${id}::uuid AND ${inProperties('r.property_id', propertyIds)}`;
   return record ? { ...toResponseRow(record), text: record.text ?? '' } : null;
 }

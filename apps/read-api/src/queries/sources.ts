@@ -2,13 +2,10 @@ import type { SourceDomain, SourcesQuery, SourceUrl, SourceUrlsQuery } from '@vt
 import { Prisma, type PrismaClient } from '@vt/db';
 import type { DayRange, Page } from '../read-scope.ts';
 import { pageOfGroups } from './aggregate-page.ts';
-import { emptyList, inProperties, type ListResult, ratio } from './list-result.ts';
+import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 
 function citationFilters(propertyIds: readonly string[], query: SourcesQuery, range: DayRange) {
-  const filters = [
-    inProperties('property_id', propertyIds),
-    Prisma.sql`day BETWEEN ${range.from}::date AND ${range.to}::date`,
-  ];
+  const filters = [inProperties('property_id', propertyIds), inDays('day', range)];
   if (query.model !== undefined) filters.push(Prisma.sql`model = ${query.model}`);
   return filters;
 }

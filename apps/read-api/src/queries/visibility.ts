@@ -2,7 +2,7 @@ import type { VisibilityPoint, VisibilityQuery } from '@vt/contracts';
 import { Prisma, type PrismaClient } from '@vt/db';
 import type { DayRange, Page } from '../read-scope.ts';
 import { pageOfGroups } from './aggregate-page.ts';
-import { emptyList, inProperties, type ListResult, ratio } from './list-result.ts';
+import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 
 interface PointRecord {
   date: string;
@@ -44,14 +44,20 @@ export async function visibilitySeries(
 }
 
 /** The series as kept by the daily counts: one row per point already. */
-function fromDailyCounts(db: PrismaClient, propertyIds: readonly string[], query: VisibilityQuery, range: DayRange, page: Page) {
+function fromDailyCounts(
+  db: PrismaClient,
+  propertyIds: readonly string[],
+  query: VisibilityQuery,
+  range: DayRange,
+  page: Page,
+) {
   return db.$queryRaw<PointRecord[]>`
     SELECT to_char(day, 'YYYY-MM-DD') AS date, property_id, model, responses, mentions,
       CASE WHEN position_count > 0 THEN position_sum::float8 / position_count END AS average_position,
       CASE WHEN sentiment_count > 0 THEN sentiment_sum / sentiment_count END AS average_sentiment,
       (count(*) OVER ())::int AS total_groups
     FROM response_daily_counts
-    WHERE ${inProperties('property_id', propertyIds)} AND day BETWEEN ${range.from}::date AND ${range.to}::date
+    WHERE ${inProperties('property_id', propertyIds)} AND ${inDays('day', range)}
       AND responses > 0 ${query.model === undefined ? Prisma.empty : Prisma.sql`AND model = ${query.model}`}
     ORDER BY day DESC, property_id, model LIMIT ${page.limit} OFFSET ${page.offset}`;
 }
@@ -66,7 +72,7 @@ function fromOnePromptsAnswers(
 ) {
   const filters = [
     inProperties('property_id', propertyIds),
-    Prisma.sql`day BETWEEN ${range.from}::date AND ${range.to}::date`,
+    inDays('day', range),
     Prisma.sql`prompt_id = ${query.promptId}::uuid`,
   ];
   if (query.model !== undefined) filters.push(Prisma.sql`model = ${query.model}`);

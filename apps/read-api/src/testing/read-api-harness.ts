@@ -38,13 +38,21 @@ export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
   const prefix = options.prefix ?? isolatedQueuePrefix();
   const logger = createLogger({ name: 'read-api', level: 'silent' });
   let now = options.now ?? new Date();
+  const keys = createApiKeyAuthenticator(db, { cacheTtlMs: options.cacheTtlMs ?? 1 });
+  let authentications = 0;
   const app = buildReadApi({
     logger,
     registry: createMetricsRegistry('read-api'),
     readinessChecks: [],
     isClosing: () => false,
     routes: [...standardReadRoutes(createReadOperations(db)), ...(options.extraRoutes ?? [])],
-    authenticator: createApiKeyAuthenticator(db, { cacheTtlMs: options.cacheTtlMs ?? 1 }),
+    // Counted, so a test can tell an answer given without reading the key.
+    authenticator: {
+      authenticate: (authorization) => {
+        authentications++;
+        return keys.authenticate(authorization);
+      },
+    },
     answerCache: createAnswerCache({ ttlMs: options.answerCacheTtlMs ?? 0, maxBytes: 16 * 1024 * 1024 }),
     rateLimiter: createReadRateLimiter({
       redis,
@@ -55,6 +63,8 @@ export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
     now: () => now,
   });
   return {
+    /** How many requests so far had their Authorization header read. */
+    authentications: () => authentications,
     app,
     db,
     redis,

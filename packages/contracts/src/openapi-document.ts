@@ -1,8 +1,9 @@
 import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { createOpenApiRegistry, type ReadEndpoint, readEndpoints } from '@vt/contracts';
+import { createOpenApiRegistry } from './openapi-registry.ts';
+import type { ReadEndpoint } from './read-endpoints.ts';
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas that validate and shape responses. */
-export function buildOpenApiDocument(endpoints: readonly ReadEndpoint[] = Object.values(readEndpoints)) {
+export function buildOpenApiDocument(endpoints?: readonly ReadEndpoint[]) {
   const registry = createOpenApiRegistry(endpoints);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
