@@ -21,39 +21,26 @@ ALTER TABLE "response_daily_counts" ADD CONSTRAINT "response_daily_counts_proper
 
 
 -- Kept by statement-level triggers with transition tables: a bulk insert of a day's answers
--- costs one aggregated upsert per statement, not one per row. Rows are locked in key order so
--- concurrent writers of the same days cannot deadlock on them.
-CREATE FUNCTION "response_daily_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    UPDATE "response_daily_counts" AS c SET
-      "responses" = c."responses" - o."responses",
-      "mentions" = c."mentions" - o."mentions",
-      "position_count" = c."position_count" - o."position_count",
-      "position_sum" = c."position_sum" - o."position_sum",
-      "sentiment_count" = c."sentiment_count" - o."sentiment_count",
-      "sentiment_sum" = c."sentiment_sum" - o."sentiment_sum"
-    FROM (
-      SELECT "property_id", "day", "model", count(*)::int AS "responses",
-        count(*) FILTER (WHERE "mentioned")::int AS "mentions",
-        count("position") FILTER (WHERE "mentioned")::int AS "position_count",
-        COALESCE(sum("position") FILTER (WHERE "mentioned"), 0)::bigint AS "position_sum",
-        count("sentiment") FILTER (WHERE "mentioned")::int AS "sentiment_count",
-        COALESCE(sum("sentiment") FILTER (WHERE "mentioned"), 0)::float8 AS "sentiment_sum"
-      FROM "old_rows" GROUP BY "property_id", "day", "model"
-    ) AS o
-    WHERE c."property_id" = o."property_id" AND c."day" = o."day" AND c."model" = o."model";
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+-- costs one aggregated upsert per statement, not one per row. One merge statement, run by the
+-- triggers (old rows with sign -1, new rows with +1) and the backfill, holds the only definition
+-- of the counts; rows are upserted in key order so concurrent writers of the same days cannot
+-- deadlock. It is returned as text and run by the caller: a transition table is visible only to
+-- the trigger function's own statements.
+CREATE FUNCTION "response_daily_counts_merge_sql"("source" text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT format($sql$
     INSERT INTO "response_daily_counts" AS c
       ("property_id", "day", "model", "responses", "mentions", "position_count", "position_sum", "sentiment_count", "sentiment_sum")
-    SELECT "property_id", "day", "model", count(*)::int,
-      count(*) FILTER (WHERE "mentioned")::int,
-      count("position") FILTER (WHERE "mentioned")::int,
-      COALESCE(sum("position") FILTER (WHERE "mentioned"), 0)::bigint,
-      count("sentiment") FILTER (WHERE "mentioned")::int,
-      COALESCE(sum("sentiment") FILTER (WHERE "mentioned"), 0)::float8
-    FROM "new_rows" GROUP BY "property_id", "day", "model"
+    SELECT "property_id", "day", "model",
+      $1 * count(*)::int,
+      $1 * count(*) FILTER (WHERE "mentioned")::int,
+      $1 * count("position") FILTER (WHERE "mentioned")::int,
+      $1 * COALESCE(sum("position") FILTER (WHERE "mentioned"), 0)::bigint,
+      $1 * count("sentiment") FILTER (WHERE "mentioned")::int,
+      $1 * COALESCE(sum("sentiment") FILTER (WHERE "mentioned"), 0)::float8
+    FROM %I AS r
+    -- Answers removed with their property leave nothing to count (its counts went with it).
+    WHERE EXISTS (SELECT 1 FROM "properties" AS p WHERE p."id" = r."property_id")
+    GROUP BY "property_id", "day", "model"
     ORDER BY "property_id", "day", "model"
     ON CONFLICT ("property_id", "day", "model") DO UPDATE SET
       "responses" = c."responses" + EXCLUDED."responses",
@@ -61,7 +48,17 @@ BEGIN
       "position_count" = c."position_count" + EXCLUDED."position_count",
       "position_sum" = c."position_sum" + EXCLUDED."position_sum",
       "sentiment_count" = c."sentiment_count" + EXCLUDED."sentiment_count",
-      "sentiment_sum" = c."sentiment_sum" + EXCLUDED."sentiment_sum";
+      "sentiment_sum" = c."sentiment_sum" + EXCLUDED."sentiment_sum"
+  $sql$, "source")
+$$;
+
+CREATE FUNCTION "response_daily_counts_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('UPDATE', 'DELETE') THEN
+    EXECUTE "response_daily_counts_merge_sql"('old_rows') USING -1;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    EXECUTE "response_daily_counts_merge_sql"('new_rows') USING 1;
   END IF;
   RETURN NULL;
 END
@@ -84,12 +81,4 @@ CREATE TRIGGER "responses_daily_counts_truncate" AFTER TRUNCATE ON "responses"
   FOR EACH STATEMENT EXECUTE FUNCTION "response_daily_counts_truncate"();
 
 -- The answers already stored.
-INSERT INTO "response_daily_counts"
-  ("property_id", "day", "model", "responses", "mentions", "position_count", "position_sum", "sentiment_count", "sentiment_sum")
-SELECT "property_id", "day", "model", count(*)::int,
-  count(*) FILTER (WHERE "mentioned")::int,
-  count("position") FILTER (WHERE "mentioned")::int,
-  COALESCE(sum("position") FILTER (WHERE "mentioned"), 0)::bigint,
-  count("sentiment") FILTER (WHERE "mentioned")::int,
-  COALESCE(sum("sentiment") FILTER (WHERE "mentioned"), 0)::float8
-FROM "responses" GROUP BY "property_id", "day", "model";
+DO $$ BEGIN EXECUTE "response_daily_counts_merge_sql"('responses') USING 1; END $$;
