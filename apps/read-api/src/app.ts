@@ -2,7 +2,6 @@ import { buildOpenApiDocument } from '@vt/contracts';
 import type { Logger } from '@vt/logger';
 import { healthRouter, type ReadinessCheck } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import type { Registry } from 'prom-client';
 import { docsRouter } from './docs-page.ts';
 import { createV1Router, sendApiError, type V1RouterDeps } from './v1-router.ts';
 
