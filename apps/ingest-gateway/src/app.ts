@@ -45,15 +45,7 @@ export function buildIngestGateway(deps: IngestGatewayDeps): Express {
       return;
     }
     deps.logger.error({ err }, 'unhandled error');
-    // The webhook's spec names one 500 reason, storage_failed; crawl ingest's is ours to choose.
-    if (req.path.startsWith('/api/webhooks/leads/')) {
-      res.status(500).json({
-        error: 'The lead could not be stored',
-        hint: 'Retry with the same x-webhook-id, a fresh timestamp and a fresh signature.',
-        reason: 'storage_failed',
-      });
-      return;
-    }
+    // The lead webhook answers its own errors (storage_failed); crawl ingest's 500 is ours to choose.
     res.status(500).json({ error: 'Internal error', hint: 'Retry with backoff.', reason: 'internal_error' });
   };
   app.use(onError);

@@ -2,6 +2,11 @@ import type { PrismaClient, Property } from '@vt/db';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The property with this id, or null when there is none or the id is not a UUID (Postgres would refuse it). */
+export async function findPropertyById(db: Pick<PrismaClient, 'property'>, id: string): Promise<Property | null> {
+  return UUID.test(id) ? db.property.findUnique({ where: { id } }) : null;
+}
+
 export interface PropertyLookup {
   find: (id: string) => Promise<Property | null>;
 }
@@ -16,10 +21,11 @@ export function cachedPropertyLookup(db: PrismaClient, ttlMs = 10_000, maxEntrie
   const cache = new Map<string, { property: Property | null; expires: number }>();
   return {
     find: async (id) => {
+      // Only real ids are cached: a stream of made-up ids must not flush the cache.
       if (!UUID.test(id)) return null;
       const hit = cache.get(id);
       if (hit && hit.expires > Date.now()) return hit.property;
-      const property = await db.property.findUnique({ where: { id } });
+      const property = await findPropertyById(db, id);
       if (cache.size >= maxEntries) cache.clear();
       cache.set(id, { property, expires: Date.now() + ttlMs });
       return property;

@@ -5,9 +5,11 @@ export { type Cidr, ipValue, parseCidr } from './ip-address.ts';
 export {
   CrawlerIpIndex,
   type IpVerification,
+  loadStoredRangeIndex,
   OPERATOR_RANGE_SOURCES,
   PublishedRangesError,
   parsePublishedRanges,
+  type StoredRangeSource,
 } from './ip-ranges.ts';
 export { AI_CRAWLER_UA_MARKERS, type AiCrawlerMatch, matchAiCrawler } from './match-crawler.ts';
 export { hostOfReferrer, platformForHost } from './match-platform.ts';

@@ -154,3 +154,25 @@ export class CrawlerIpIndex {
     return [...this.byOperator.keys()].sort();
   }
 }
+
+/** The part of a database client loadStoredRangeIndex reads (a Prisma client fits). */
+export interface StoredRangeSource {
+  crawlerIpRangeSet: {
+    findMany(args: {
+      select: { operator: true; prefixes: true; takenAt: true };
+    }): PromiseLike<{ operator: string; prefixes: string[]; takenAt: Date }[]>;
+  };
+}
+
+/**
+ * The stored sets (crawler_ip_range_sets) as a lookup index. takenAt is the oldest stored set's
+ * (how stale the index may be, since a failed refresh keeps an operator's previous set), or null
+ * when nothing is stored.
+ */
+export async function loadStoredRangeIndex(
+  db: StoredRangeSource,
+): Promise<{ index: CrawlerIpIndex; takenAt: Date | null }> {
+  const rows = await db.crawlerIpRangeSet.findMany({ select: { operator: true, prefixes: true, takenAt: true } });
+  const takenAt = rows.reduce<Date | null>((oldest, r) => (!oldest || r.takenAt < oldest ? r.takenAt : oldest), null);
+  return { index: new CrawlerIpIndex(rows), takenAt };
+}

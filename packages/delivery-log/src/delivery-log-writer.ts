@@ -37,11 +37,7 @@ export function createDeliveryLogWriter(
   const writeBatch = async (batch: PendingRow[]) => {
     try {
       await insertRows(db, batch);
-      for (const { propertyId, channel } of new Map(
-        batch.map((p) => [`${p.attempt.propertyId}/${p.attempt.channel}`, p.attempt]),
-      ).values()) {
-        await pruneLog(db, propertyId, channel);
-      }
+      await pruneLogs(db, batch);
       for (const p of batch) if (!p.failed) p.resolve();
     } catch (err) {
       for (const p of batch) if (!p.failed) p.reject(err);
@@ -92,15 +88,31 @@ export function createDeliveryLogWriter(
   };
 }
 
-async function pruneLog(db: PrismaClient, propertyId: string, channel: DeliveryAttempt['channel']) {
-  // Skips rows another replica is deleting: concurrent writers never wait on each other.
+/**
+ * Prunes every log the batch touched to its newest DELIVERY_LOG_SIZE rows, in one statement for
+ * the whole batch. Window functions cannot share a SELECT level with FOR UPDATE, so the rows past
+ * the limit are picked first and locked in an outer select; rows another replica is deleting are
+ * skipped: concurrent writers never wait on each other.
+ */
+async function pruneLogs(db: PrismaClient, batch: PendingRow[]) {
+  const logs = new Map(batch.map(({ attempt: a }) => [`${a.propertyId}/${a.channel}`, a]));
+  const propertyIds = [...logs.values()].map((a) => a.propertyId);
+  const channels = [...logs.values()].map((a) => a.channel);
   await db.$executeRaw`
     DELETE FROM delivery_log_entries
     WHERE id IN (
       SELECT id FROM delivery_log_entries
-      WHERE property_id = ${propertyId}::uuid AND channel = ${channel}::delivery_channel
-      ORDER BY created_at DESC, id DESC
-      OFFSET ${DELIVERY_LOG_SIZE}
+      WHERE id IN (
+        SELECT ranked.id FROM (
+          SELECT e.id, row_number() OVER (
+            PARTITION BY e.property_id, e.channel ORDER BY e.created_at DESC, e.id DESC
+          ) AS position
+          FROM delivery_log_entries e
+          JOIN unnest(${propertyIds}::uuid[], ${channels}::delivery_channel[]) AS log(property_id, channel)
+            ON e.property_id = log.property_id AND e.channel = log.channel
+        ) ranked
+        WHERE ranked.position > ${DELIVERY_LOG_SIZE}
+      )
       FOR UPDATE SKIP LOCKED
     )`;
 }

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { recentDeliveries } from '@vt/delivery-log';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayHarness } from '../testing/gateway-harness.ts';
-import { uploadWholeBody } from '../testing/upload-whole-body.ts';
+import { rawPost as postInChunks, split, uploadWholeBody } from '../testing/upload-whole-body.ts';
 
 // The crawl ingest's size caps and unavailable dependencies, on gateways built for them: tiny caps
 // (so a test body crosses them cheaply), no CRAWL_TOKEN_SECRET, and a queue whose Redis is gone.
@@ -44,52 +44,16 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
-/**
- * Posts `chunks` one write at a time (chunked transfer, no Content-Length unless given), pausing
- * between writes so the server sees them apart. Write errors after the answer (the server closed
- * an oversized upload) are expected and ignored. With `end: false` the body is never finished:
- * the answer must come at the cap. (A sender still writing when the gateway answers an oversized
- * upload and closes can have its connection reset before it reads the answer.)
- */
-function rawPost(
+/** Posts `chunks` one write at a time (see the shared rawPost) and reads the answer as JSON. */
+async function rawPost(
   path: string,
   headers: http.OutgoingHttpHeaders,
   chunks: Buffer[],
-  { pauseMs = 5, end = true }: { pauseMs?: number; end?: boolean } = {},
+  options?: { pauseMs?: number; end?: boolean },
 ): Promise<Answer> {
   const { port } = server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => {
-        answered = true;
-        if (!end) req.destroy();
-        resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
-      });
-    });
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    void (async () => {
-      for (const chunk of chunks) {
-        if (req.destroyed || answered) return;
-        req.write(chunk);
-        await new Promise((r) => setTimeout(r, pauseMs));
-      }
-      if (end) req.end();
-    })();
-  });
-}
-
-function split(bytes: Buffer, size: number): Buffer[] {
-  const parts: Buffer[] = [];
-  for (let at = 0; at < bytes.length; at += size) parts.push(bytes.subarray(at, at + size));
-  return parts;
+  const { status, text } = await postInChunks(port, path, headers, chunks, options);
+  return { status, body: JSON.parse(text) };
 }
 
 function expectRejection(res: Answer, status: number, reason: string) {

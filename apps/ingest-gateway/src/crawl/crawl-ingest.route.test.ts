@@ -515,14 +515,14 @@ describe('POST /api/ingest/crawl/:propertyId: answers and batches', () => {
     expect(res.headers['content-type']).toMatch(/application\/json/);
   });
 
-  it('[CRAWL-16] received counts every log line, even of NDJSON labelled application/json (or the body is refused)', async () => {
+  it('[CRAWL-4][CRAWL-16] NDJSON labelled application/json is read as NDJSON: received counts every log line', async () => {
     const { property, token } = await h.createProperty();
     const human = (path: string) => line({ path, userAgent: HUMAN });
     const res = await post(property, token, ndjson([human('/1'), human('/2'), human('/3')]), 'application/json');
-    // Either reading is defensible (sniff the NDJSON, or refuse a body that is not the declared
-    // array); answering 202 with the three lines counted as one is not.
-    if (res.status === 202) expect(res.body).toEqual({ kept: 0, received: 3 });
-    else expectRejection(res, 400, 'unreadable_body');
+    // The body is sniffed, not refused: never 202 with the three lines counted as one.
+    expect(res.status).toBe(202);
+    expect(res.body).toStrictEqual({ kept: 0, received: 3 });
+    expect(res.headers['content-type']).toMatch(/application\/json/);
   });
 
   it('[CRAWL-17] a repeat of a named batch answers 200 {duplicate, kept, received} with the original figures and writes nothing', async () => {

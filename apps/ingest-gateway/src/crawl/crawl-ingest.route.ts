@@ -6,6 +6,7 @@ import { type CrawlBatchJobData, crawlBatchJob, enqueue, type Queue } from '@vt/
 import { type Request, type Response, Router } from 'express';
 import { Counter, type Registry } from 'prom-client';
 import { discardRestOfBody } from '../discard-rest-of-body.ts';
+import { findPropertyById } from '../property-cache.ts';
 import { BatchClassifier, type IpVerifier } from './batch-classifier.ts';
 import { type BodyFormat, type BodyLimits, BodyTooLargeError, CorruptGzipError, streamRecords } from './body-stream.ts';
 
@@ -21,7 +22,6 @@ export interface CrawlIngestDeps {
   registry: Registry;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_IDEMPOTENCY_KEY = 200;
 
 interface Rejection {
@@ -80,7 +80,7 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
       });
     }
     const propertyId = req.params.propertyId ?? '';
-    const property = UUID.test(propertyId) ? await deps.db.property.findUnique({ where: { id: propertyId } }) : null;
+    const property = await findPropertyById(deps.db, propertyId);
     if (!property) {
       return send(res, {
         status: 404,

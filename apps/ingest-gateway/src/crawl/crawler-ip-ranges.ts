@@ -1,10 +1,9 @@
-import { CrawlerIpIndex } from '@vt/attribution';
+import { CrawlerIpIndex, loadStoredRangeIndex } from '@vt/attribution';
 import type { PrismaClient } from '@vt/db';
 import type { Logger } from '@vt/logger';
 
 export interface CrawlerRangeCache {
   current: () => CrawlerIpIndex;
-  takenAt: () => Date | null;
   stop: () => void;
 }
 
@@ -19,13 +18,9 @@ export async function loadCrawlerRangeCache(
   refreshMs: number,
 ): Promise<CrawlerRangeCache> {
   let index = new CrawlerIpIndex([]);
-  let takenAt: Date | null = null;
   const load = async () => {
     try {
-      const sets = await db.crawlerIpRangeSet.findMany();
-      index = new CrawlerIpIndex(sets.map((s) => ({ operator: s.operator, prefixes: s.prefixes })));
-      // The oldest set's date: how stale the index may be.
-      takenAt = sets.reduce<Date | null>((oldest, s) => (!oldest || s.takenAt < oldest ? s.takenAt : oldest), null);
+      ({ index } = await loadStoredRangeIndex(db));
     } catch (err) {
       logger.error({ err }, 'could not load crawler IP ranges; keeping the previous set');
     }
@@ -33,5 +28,5 @@ export async function loadCrawlerRangeCache(
   await load();
   const timer = setInterval(load, refreshMs);
   timer.unref();
-  return { current: () => index, takenAt: () => takenAt, stop: () => clearInterval(timer) };
+  return { current: () => index, stop: () => clearInterval(timer) };
 }

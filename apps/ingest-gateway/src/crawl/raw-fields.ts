@@ -1,3 +1,7 @@
+/** The keys read without parsing, each with its quoted form to search for (built once, not per line). */
+const NEEDLES = { userAgent: '"userAgent"', referer: '"referer"', host: '"host"' } as const;
+export type RawFieldKey = keyof typeof NEEDLES;
+
 /**
  * Reads a top-level string field straight from a JSON object line's text (trimmed, starting with
  * `{`), without parsing the line:
@@ -5,8 +9,8 @@
  * odd spacing) and only a real parse can tell. Keys are matched only where a key can stand
  * (after `{` or `,`), so a value that happens to spell a key name is not mistaken for one.
  */
-export function rawStringField(line: string, key: string): string | undefined | null {
-  const needle = `"${key}"`;
+export function rawStringField(line: string, key: RawFieldKey): string | undefined | null {
+  const needle = NEEDLES[key];
   let at = line.indexOf(needle);
   while (at !== -1) {
     let before = at - 1;

@@ -9,7 +9,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../../../../tests/support/index.ts';
 import { createGatewayHarness } from '../testing/gateway-harness.ts';
-import { uploadWholeBody } from '../testing/upload-whole-body.ts';
+import { rawPost as postInChunks, split, uploadWholeBody } from '../testing/upload-whole-body.ts';
 
 // The lead webhook's limits: the 64 KB body cap (honest, absent and lying Content-Length), the
 // five-minute window at its edges, the id and field lengths, the 50-row delivery log, an
@@ -84,31 +84,7 @@ interface Answer {
 /** Writes `chunks` one at a time (chunked unless a Content-Length is given); errors after the answer are ignored. */
 function rawPost(path: string, headers: http.OutgoingHttpHeaders, chunks: Buffer[]): Promise<Answer> {
   const { port } = server.address() as AddressInfo;
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => {
-        answered = true;
-        resolve({ status: res.statusCode ?? 0, text });
-      });
-    });
-    req.on('error', (err) => {
-      if (!answered) reject(err);
-    });
-    void (async () => {
-      for (const chunk of chunks) {
-        if (req.destroyed || answered) return;
-        req.write(chunk);
-        await new Promise((r) => setTimeout(r, 2));
-      }
-      req.end();
-    })();
-  });
+  return postInChunks(port, path, headers, chunks, { pauseMs: 2 });
 }
 
 /** Sends `head` and `body` on a bare socket (so Content-Length can lie), and returns all it answers. */
@@ -127,9 +103,6 @@ function rawSocket(head: string, body: Buffer): Promise<string> {
     socket.write(body, () => setTimeout(() => socket.end(), 500));
   });
 }
-
-const split = (bytes: Buffer, size: number) =>
-  Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
 
 function expectRejection(res: Answer, status: number, reason: string) {
   expect(res.status, res.text).toBe(status);
@@ -488,6 +461,29 @@ describe('lead webhook delivery log size', () => {
     pinnedMs = (T + 301) * 1000;
     expectRejection(await deliver(property.id, body, original), 400, 'stale_timestamp');
     expect(await leadJobsOf(property.id)).toHaveLength(1);
+  });
+
+  it('[LEAD-9] duplicates are remembered 24 h in Redis, beyond the 50-row log: a retry after its attempt left the log is still duplicate_event', async () => {
+    const { property } = await h.createProperty();
+    const body = bytesOf({ contact: 'Ada', referrer: 'claude.ai' });
+    const first = await deliver(property.id, body, signedHeaders(property.id, body, 'order-43'));
+    expect(first.status).toBe(200);
+    expect(first.body.warnings).toEqual([]);
+    // 50 rejected attempts push the lead's attempt out of the last 50 rows.
+    for (let i = 0; i < 50; i++) {
+      expect((await deliver(property.id, ADA, { 'x-webhook-signature': null })).status).toBe(401);
+    }
+    const rows = await webhookRows(property.id);
+    expect(rows).toHaveLength(50);
+    expect(rows.some((r) => r.eventId === 'order-43')).toBe(false);
+    // The sender's retry: same id, fresh timestamp and signature.
+    const retry = await deliver(property.id, body, signedHeaders(property.id, body, 'order-43'));
+    expect(retry.status).toBe(200);
+    expect(retry.body).toStrictEqual({ ...first.body, warnings: ['duplicate_event'] });
+    expect(await leadJobsOf(property.id)).toHaveLength(1);
+    const ttl = await h.redis.ttl(`${h.keyPrefix}:lead-event:${property.id}:order-43`);
+    expect(ttl).toBeGreaterThan(86340);
+    expect(ttl).toBeLessThanOrEqual(86400);
   });
 });
 

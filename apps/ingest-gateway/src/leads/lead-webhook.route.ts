@@ -5,7 +5,7 @@ import type { Prisma } from '@vt/db';
 import type { DeliveryAttempt, DeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
 import { enqueue, leadJob, type Queue, type Redis } from '@vt/queue';
-import { type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import { discardRestOfBody } from '../discard-rest-of-body.ts';
 import type { PropertyLookup } from '../property-cache.ts';
 import { readLeadPayload } from './lead-payload.ts';
@@ -26,8 +26,6 @@ export interface LeadWebhookDeps {
 
 /** How long the first answer to an x-webhook-id is remembered for a duplicate delivery. */
 const DUPLICATE_WINDOW_SECONDS = 24 * 3600;
-/** Signing secrets kept per property id: each is an HMAC that never changes for a deployment key. */
-const MAX_CACHED_SECRETS = 10_000;
 
 /** The spec's caps and window. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -50,6 +48,14 @@ interface Rejection {
   details?: { field: string; problem: string }[];
 }
 
+/** The answer when a lead could not be stored, whatever the cause. */
+const STORAGE_FAILED: Rejection = {
+  status: 500,
+  reason: 'storage_failed',
+  error: 'The lead could not be stored',
+  hint: 'Retry with the same x-webhook-id, a fresh timestamp and a fresh signature.',
+};
+
 const send = (res: Response, { status, reason, error, hint, details }: Rejection) =>
   res.status(status).json({ error, hint, ...(reason ? { reason } : {}), ...(details ? { details } : {}) });
 
@@ -71,18 +77,7 @@ export function deriveLeadId(propertyId: string, eventId: string): string {
  */
 export function leadWebhookRouter(deps: LeadWebhookDeps): Router {
   const now = deps.now ?? Date.now;
-  const secrets = new Map<string, string>();
-  const secretOf = (signingKey: string, propertyId: string) => {
-    let secret = secrets.get(propertyId);
-    if (secret === undefined) {
-      if (secrets.size >= MAX_CACHED_SECRETS) secrets.clear();
-      secret = deriveWebhookSecret(signingKey, propertyId);
-      secrets.set(propertyId, secret);
-    }
-    return secret;
-  };
-  const router = Router();
-  router.post('/api/webhooks/leads/:propertyId', async (req, res) => {
+  const handle = async (req: Request<{ propertyId: string }>, res: Response) => {
     const propertyId = req.params.propertyId ?? '';
     const property = await deps.properties.find(propertyId);
     if (!property) {
@@ -166,7 +161,7 @@ export function leadWebhookRouter(deps: LeadWebhookDeps): Router {
         hint: 'A lead is small: send only the Lead fields, each within its maximum length.',
       });
     }
-    const secret = secretOf(deps.signingKey, property.id);
+    const secret = deriveWebhookSecret(deps.signingKey, property.id);
     if (!verifyWebhookSignature(secret, eventId, timestamp, body, signature)) {
       return reject({
         status: 401,
@@ -227,15 +222,7 @@ export function leadWebhookRouter(deps: LeadWebhookDeps): Router {
       );
     } catch (err) {
       deps.logger.error({ err, propertyId: property.id }, 'could not enqueue lead');
-      return reject(
-        {
-          status: 500,
-          reason: 'storage_failed',
-          error: 'The lead could not be stored',
-          hint: 'Retry with the same x-webhook-id, a fresh timestamp and a fresh signature.',
-        },
-        text,
-      );
+      return reject(STORAGE_FAILED, text);
     }
     const result: LeadResult = {
       leadId,
@@ -276,6 +263,16 @@ export function leadWebhookRouter(deps: LeadWebhookDeps): Router {
       result: result as unknown as Prisma.InputJsonValue,
     });
     res.status(200).json(result);
+  };
+  const router = Router();
+  router.post('/api/webhooks/leads/:propertyId', async (req, res) => {
+    try {
+      await handle(req, res);
+    } catch (err) {
+      // The spec names one 500 reason for the webhook, storage_failed, whatever went wrong.
+      deps.logger.error({ err }, 'unhandled error');
+      if (!res.headersSent) send(res, STORAGE_FAILED);
+    }
   });
   return router;
 }

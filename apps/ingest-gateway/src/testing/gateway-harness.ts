@@ -109,6 +109,8 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     leadQueue,
     leadJobs,
     redis,
+    /** The Redis key prefix of this harness's queues and remembered webhook answers. */
+    keyPrefix: prefix,
     createProperty,
     tokenOf,
     jobs,

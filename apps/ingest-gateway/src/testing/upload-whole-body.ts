@@ -59,3 +59,53 @@ export function uploadWholeBody(
     pump();
   });
 }
+
+/**
+ * Posts `chunks` one write at a time (chunked transfer, no Content-Length unless given), pausing
+ * `pauseMs` between writes so the server sees them apart, and resolves with the answer. Write
+ * errors after the answer (the server closed an oversized upload) are expected and ignored. With
+ * `end: false` the body is never finished: the answer must come at the cap. (A sender still
+ * writing when the gateway answers an oversized upload and closes can have its connection reset
+ * before it reads the answer.)
+ */
+export function rawPost(
+  port: number,
+  path: string,
+  headers: http.OutgoingHttpHeaders,
+  chunks: Buffer[],
+  { pauseMs = 5, end = true }: { pauseMs?: number; end?: boolean } = {},
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => {
+        answered = true;
+        if (!end) req.destroy();
+        resolve({ status: res.statusCode ?? 0, text });
+      });
+    });
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    void (async () => {
+      for (const chunk of chunks) {
+        if (req.destroyed || answered) return;
+        req.write(chunk);
+        await new Promise((r) => setTimeout(r, pauseMs));
+      }
+      if (end) req.end();
+    })();
+  });
+}
+
+/** `bytes` cut into pieces of `size` bytes (the last may be shorter). */
+export function split(bytes: Buffer, size: number): Buffer[] {
+  const parts: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += size) parts.push(bytes.subarray(at, at + size));
+  return parts;
+}

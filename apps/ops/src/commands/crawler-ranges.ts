@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CrawlerIpIndex, OPERATOR_RANGE_SOURCES, parsePublishedRanges } from '@vt/attribution';
+import { CrawlerIpIndex, loadStoredRangeIndex, OPERATOR_RANGE_SOURCES, parsePublishedRanges } from '@vt/attribution';
 import type { PrismaClient } from '@vt/db';
 import { z } from 'zod';
 import { parseOptions } from '../inputs.ts';
@@ -149,15 +149,8 @@ export async function storeRangeSets(db: PrismaClient, sets: readonly CrawlerRan
   return takenAt;
 }
 
-/**
- * The stored sets as a lookup index. takenAt is the oldest stored set's (how stale the index may
- * be, since a failed refresh keeps an operator's previous set), or null when nothing is stored.
- */
-export async function loadStoredRangeIndex(db: PrismaClient): Promise<{ index: CrawlerIpIndex; takenAt: Date | null }> {
-  const rows = await db.crawlerIpRangeSet.findMany({ select: { operator: true, prefixes: true, takenAt: true } });
-  const takenAt = rows.reduce<Date | null>((oldest, r) => (!oldest || r.takenAt < oldest ? r.takenAt : oldest), null);
-  return { index: new CrawlerIpIndex(rows), takenAt };
-}
+/** The stored sets as a lookup index; lives in @vt/attribution (the gateway loads it too). */
+export { loadStoredRangeIndex };
 
 const refreshOptions = z.object({ from: z.string().min(1).optional() });
 
