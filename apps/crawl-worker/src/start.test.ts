@@ -10,17 +10,21 @@ import {
   createQueue,
 } from '@vt/queue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, testDb, testEnv, uniqueSlug } from '../../../tests/support/index.ts';
+import { freePort, isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '../../../tests/support/index.ts';
 import { startCrawlWorker } from './start.ts';
 
 const db = testDb();
+// Its own queue prefix: the crawl worker of another test file (apps-lifecycle) would otherwise
+// take these jobs.
+const prefix = isolatedQueuePrefix();
 const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
-const queue = createQueue(crawlBatchJob, redis, testEnv.QUEUE_PREFIX);
+const queue = createQueue(crawlBatchJob, redis, prefix);
 let worker: Awaited<ReturnType<typeof startCrawlWorker>> | undefined;
 
 beforeAll(async () => {
   const config = parseConfig('crawl-worker', crawlWorkerConfigSchema, {
     ...testEnv,
+    QUEUE_PREFIX: prefix,
     HOST: '127.0.0.1',
     CRAWL_WORKER_METRICS_PORT: String(await freePort()),
   });
@@ -30,6 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await worker?.close();
+  await queue.obliterate({ force: true });
   await queue.close();
   await closeRedisConnection(redis);
 });

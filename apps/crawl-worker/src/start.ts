@@ -1,5 +1,5 @@
 import type { CrawlWorkerConfig } from '@vt/config';
-import { createPrismaClient, pruneProcessedJobs } from '@vt/db';
+import { createPrismaClient, processedJobsPruneTask } from '@vt/db';
 import type { Logger } from '@vt/logger';
 import { closeRedisConnection, crawlBatchJob, createJobWorker, createWorkerConnection } from '@vt/queue';
 import { pingPostgres, pingRedis, type Service, startWorkerService } from '@vt/service-runtime';
@@ -28,14 +28,6 @@ export async function startCrawlWorker(config: CrawlWorkerConfig, logger: Logger
     },
     onUnknownJob: (job) => logger.warn({ jobId: job.id, jobName: job.name }, 'unknown job on the crawl-batch queue'),
   });
-  // The error is logged, never job.data: BullMQ retries with backoff, then keeps the job as failed.
-  crawlBatches.on('failed', (job, err) =>
-    logger.error(
-      { err, jobId: job?.id, attempt: job?.attemptsMade, events: eventCount(job?.data) },
-      'crawl batch failed',
-    ),
-  );
-  crawlBatches.on('error', (err) => logger.error({ err }, 'crawl-batch worker error'));
   return startWorkerService({
     name: 'crawl-worker',
     logger,
@@ -45,15 +37,9 @@ export async function startCrawlWorker(config: CrawlWorkerConfig, logger: Logger
       { name: 'postgres', check: pingPostgres(db) },
       { name: 'redis', check: pingRedis(redis) },
     ],
-    consumers: [crawlBatches],
-    // Exactly-once markers outlive every retry, then go; every replica may run this, harmlessly.
-    periodicTasks: [
-      {
-        name: 'prune processed-job markers',
-        everyMs: MS_PER_HOUR,
-        run: () => pruneProcessedJobs(db, crawlBatchJob.queue),
-      },
-    ],
+    // A failed job's log line gives its batch size only, never the events.
+    consumers: [{ consumer: crawlBatches, label: 'crawl-batch', jobFields: (data) => ({ events: eventCount(data) }) }],
+    periodicTasks: [processedJobsPruneTask(db, crawlBatchJob.queue)],
     closeResources: async () => {
       await closeRedisConnection(redis);
       await db.$disconnect();

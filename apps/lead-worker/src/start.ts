@@ -1,11 +1,9 @@
 import type { LeadWorkerConfig } from '@vt/config';
-import { createPrismaClient, pruneProcessedJobs } from '@vt/db';
+import { createPrismaClient, processedJobsPruneTask } from '@vt/db';
 import type { Logger } from '@vt/logger';
 import { closeRedisConnection, createJobWorker, createWorkerConnection, leadJob } from '@vt/queue';
 import { pingPostgres, pingRedis, type Service, startWorkerService } from '@vt/service-runtime';
-import { processLead } from './jobs/store-lead.ts';
-
-const MS_PER_HOUR = 3_600_000;
+import { applyLead } from './jobs/store-lead.ts';
 
 export async function startLeadWorker(config: LeadWorkerConfig, logger: Logger): Promise<Service & { port: number }> {
   const db = createPrismaClient(config, 'lead-worker');
@@ -19,7 +17,7 @@ export async function startLeadWorker(config: LeadWorkerConfig, logger: Logger):
     prefix: config.QUEUE_PREFIX,
     concurrency: config.LEAD_WORKER_CONCURRENCY,
     handle: async (data, job) => {
-      const outcome = await processLead(data, { db });
+      const outcome = await applyLead(db, data);
       // Ids only: the lead's contact, email and the rest of its body never reach the logs, nor does
       // the sender's x-webhook-id (free text a sender might fill with an address).
       const fields = {
@@ -33,11 +31,6 @@ export async function startLeadWorker(config: LeadWorkerConfig, logger: Logger):
     },
     onUnknownJob: (job) => logger.warn({ jobId: job.id, jobName: job.name }, 'unknown job on the lead queue'),
   });
-  // The error is logged, never job.data: BullMQ retries with backoff, then keeps the job as failed.
-  leads.on('failed', (job, err) =>
-    logger.error({ err, jobId: job?.id, attempt: job?.attemptsMade, leadId: leadIdOf(job?.data) }, 'lead job failed'),
-  );
-  leads.on('error', (err) => logger.error({ err }, 'lead worker error'));
   return startWorkerService({
     name: 'lead-worker',
     logger,
@@ -47,11 +40,9 @@ export async function startLeadWorker(config: LeadWorkerConfig, logger: Logger):
       { name: 'postgres', check: pingPostgres(db) },
       { name: 'redis', check: pingRedis(redis) },
     ],
-    consumers: [leads],
-    // Exactly-once markers outlive every retry, then go; every replica may run this, harmlessly.
-    periodicTasks: [
-      { name: 'prune processed-job markers', everyMs: MS_PER_HOUR, run: () => pruneProcessedJobs(db, leadJob.queue) },
-    ],
+    // A failed job's log line names its lead id only, never the lead.
+    consumers: [{ consumer: leads, label: 'lead', jobFields: (data) => ({ leadId: leadIdOf(data) }) }],
+    periodicTasks: [processedJobsPruneTask(db, leadJob.queue)],
     closeResources: async () => {
       await closeRedisConnection(redis);
       await db.$disconnect();

@@ -1,5 +1,6 @@
 import { addUtcDays, utcDay } from '@vt/db';
 import { z } from 'zod';
+import type { OpsContext } from './commands/context.ts';
 import { OpsError } from './ops-error.ts';
 
 // The ops commands' inputs, validated once by zod; the same schemas type the command functions.
@@ -42,8 +43,14 @@ export const roleSchema = z.enum(['owner', 'admin', 'member']);
 export const accessSchema = z.enum(['read', 'write']);
 export const uuidSchema = z.uuid();
 
-/** `--days N`: how many UTC days, ending today, a report covers. */
+/** `--days N`: how many UTC days, ending today, a report covers (30 unless given). */
 export const daysSchema = z.coerce.number().int().min(1).max(365).default(30);
+
+/** `--property <id>`: the property a command is about. */
+export const propertyOption = z.object({ property: z.string() });
+
+/** `--property <id> [--days N]`: a property's report over the last N UTC days. */
+export const propertyDaysOptions = propertyOption.extend({ days: daysSchema });
 
 /** The first and last UTC day of the `days` days ending today. */
 export function lastUtcDays(days: number): { from: Date; to: Date } {
@@ -62,4 +69,19 @@ export function parseOptions<S extends z.ZodType>(schema: S, options: unknown): 
     return `${flag}: ${issue.message}`;
   });
   throw new OpsError('invalid_argument', problems.join('; '));
+}
+
+/** The property a `--property <id>` names; an id that is not a uuid is simply not found. */
+export async function findProperty({ db }: Pick<OpsContext, 'db'>, id: string) {
+  const parsed = uuidSchema.safeParse(id);
+  const property = parsed.success ? await db.property.findUnique({ where: { id: parsed.data } }) : null;
+  if (!property) throw new OpsError('property_not_found', `no property with id ${id}`);
+  return property;
+}
+
+/** Parses `--property <id> [--days N]`: the property, and the first and last UTC day of the report. */
+export async function propertyAndDays(ctx: Pick<OpsContext, 'db'>, options: unknown) {
+  const input = parseOptions(propertyDaysOptions, options);
+  const property = await findProperty(ctx, input.property);
+  return { property, ...lastUtcDays(input.days) };
 }

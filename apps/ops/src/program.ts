@@ -122,7 +122,7 @@ export function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: ()
     .action(action(crawlLog));
   sub(crawl, 'activity', 'daily crawler hits (verified or not), crawlers, top pages, AI referrals')
     .requiredOption('--property <id>')
-    .option('--days <n>', 'UTC days ending today', '30')
+    .option('--days <n>', 'UTC days ending today (default: 30)')
     .action(action(crawlActivity));
 
   const webhook = program.command('webhook').description('lead webhook');
@@ -134,7 +134,7 @@ export function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: ()
     .action(action(webhookLog));
   sub(program, 'leads', 'recent leads (50 newest) and AI-attributed leads per day and platform')
     .requiredOption('--property <id>')
-    .option('--days <n>', 'UTC days ending today', '30')
+    .option('--days <n>', 'UTC days ending today (default: 30)')
     .action(action(recentLeads));
 
   const crawlers = program.command('crawlers').description('the AI crawler catalogue and IP ranges');

@@ -82,8 +82,10 @@ describe('parsePublishedRanges', () => {
 });
 
 describe('CrawlerIpIndex', () => {
+  // Built once: these tests only read it, and building it runs the traffic generator.
+  const index = new CrawlerIpIndex(fixtureSets());
+
   it('[CRAWL-13] verifies an IP in its operator fixture block and not one outside or another operator’s', () => {
-    const index = new CrawlerIpIndex(fixtureSets());
     expect(index.verify('openai', '192.0.2.1')).toBe('verified');
     expect(index.verify('openai', '192.0.2.63')).toBe('verified');
     expect(index.verify('openai', '192.0.2.64')).toBe('unverified');
@@ -97,7 +99,6 @@ describe('CrawlerIpIndex', () => {
   });
 
   it('[CRAWL-13] has ranges for every operator the generator sends crawlers of', () => {
-    const index = new CrawlerIpIndex(fixtureSets());
     expect(index.operatorsWithRanges()).toEqual([
       'amazon',
       'anthropic',
@@ -114,7 +115,6 @@ describe('CrawlerIpIndex', () => {
   });
 
   it('[CRAWL-13] is unverifiable without an IP, or for an operator that publishes no ranges', () => {
-    const index = new CrawlerIpIndex(fixtureSets());
     expect(index.verify('openai', undefined)).toBe('unverifiable');
     expect(index.verify('openai', '')).toBe('unverifiable');
     expect(index.verify('cohere', '192.0.2.1')).toBe('unverifiable');
@@ -124,7 +124,6 @@ describe('CrawlerIpIndex', () => {
   });
 
   it('[CRAWL-13] counts an unreadable IP as unverified', () => {
-    const index = new CrawlerIpIndex(fixtureSets());
     for (const ip of [
       'not-an-ip',
       '192.0.2',
@@ -139,7 +138,6 @@ describe('CrawlerIpIndex', () => {
   });
 
   it('treats an IPv4-mapped IPv6 address as the IPv4 address, and tolerates surrounding spaces', () => {
-    const index = new CrawlerIpIndex(fixtureSets());
     expect(index.verify('openai', '::ffff:192.0.2.5')).toBe('verified');
     expect(index.verify('openai', '::FFFF:c000:0205')).toBe('verified');
     expect(index.verify('openai', '::ffff:198.51.100.5')).toBe('unverified');
@@ -148,17 +146,17 @@ describe('CrawlerIpIndex', () => {
   });
 
   it('merges several sets of one operator, and overlapping or adjacent prefixes, without losing an address', () => {
-    const index = new CrawlerIpIndex([
+    const merged = new CrawlerIpIndex([
       { operator: 'openai', prefixes: ['10.0.0.0/24', '10.0.0.128/25'] },
       { operator: 'openai', prefixes: ['10.0.1.0/24', '10.0.3.0/24', '2001:db8::/64', '2001:db8:0:1::/64'] },
     ]);
-    expect(index.verify('openai', '10.0.0.0')).toBe('verified');
-    expect(index.verify('openai', '10.0.1.255')).toBe('verified');
-    expect(index.verify('openai', '10.0.2.0')).toBe('unverified');
-    expect(index.verify('openai', '10.0.3.9')).toBe('verified');
-    expect(index.verify('openai', '9.255.255.255')).toBe('unverified');
-    expect(index.verify('openai', '2001:db8:0:1:ffff:ffff:ffff:ffff')).toBe('verified');
-    expect(index.verify('openai', '2001:db8:0:2::')).toBe('unverified');
+    expect(merged.verify('openai', '10.0.0.0')).toBe('verified');
+    expect(merged.verify('openai', '10.0.1.255')).toBe('verified');
+    expect(merged.verify('openai', '10.0.2.0')).toBe('unverified');
+    expect(merged.verify('openai', '10.0.3.9')).toBe('verified');
+    expect(merged.verify('openai', '9.255.255.255')).toBe('unverified');
+    expect(merged.verify('openai', '2001:db8:0:1:ffff:ffff:ffff:ffff')).toBe('verified');
+    expect(merged.verify('openai', '2001:db8:0:2::')).toBe('unverified');
   });
 
   it('agrees with a linear scan over a thousand random prefixes', () => {
@@ -172,13 +170,13 @@ describe('CrawlerIpIndex', () => {
       const n = Math.floor(rand() * 2 ** 32);
       return `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}/${bits}`;
     });
-    const index = new CrawlerIpIndex([{ operator: 'x', prefixes }]);
+    const scanned = new CrawlerIpIndex([{ operator: 'x', prefixes }]);
     const cidrs = prefixes.map((p) => parseCidr(p) as { start: number; end: number });
     for (let i = 0; i < 5000; i++) {
       const n = Math.floor(rand() * 2 ** 32);
       const ip = `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
       const expected = cidrs.some((c) => c.start <= n && n <= c.end) ? 'verified' : 'unverified';
-      expect(index.verify('x', ip)).toBe(expected);
+      expect(scanned.verify('x', ip)).toBe(expected);
     }
   });
 

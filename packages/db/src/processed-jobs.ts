@@ -6,6 +6,9 @@ import type { PrismaClient } from './generated/prisma/client.ts';
  */
 export const PROCESSED_JOB_RETENTION_MS = 14 * 24 * 3600 * 1000;
 
+/** How often a worker prunes its queue's markers. */
+const PRUNE_EVERY_MS = 3600 * 1000;
+
 /** Deletes old markers of one queue, in bounded slices so it never holds long locks. */
 export async function pruneProcessedJobs(db: PrismaClient, queue: string, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - PROCESSED_JOB_RETENTION_MS);
@@ -17,4 +20,15 @@ export async function pruneProcessedJobs(db: PrismaClient, queue: string, now = 
     total += deleted;
     if (deleted < 5000) return total;
   }
+}
+
+/**
+ * A worker's periodic task that prunes its queue's markers hourly. Markers outlive every retry,
+ * then go; every replica may run this, harmlessly.
+ */
+export function processedJobsPruneTask(
+  db: PrismaClient,
+  queue: string,
+): { name: string; everyMs: number; run: () => Promise<number> } {
+  return { name: 'prune processed-job markers', everyMs: PRUNE_EVERY_MS, run: () => pruneProcessedJobs(db, queue) };
 }

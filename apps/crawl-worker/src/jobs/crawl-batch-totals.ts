@@ -1,4 +1,4 @@
-import { formatUtcDay, utcDay } from '@vt/db';
+import { formatUtcDay } from '@vt/db';
 import type { CrawlBatchJobData } from '@vt/queue';
 
 type KeptEvent = CrawlBatchJobData['events'][number];
@@ -44,7 +44,7 @@ export function totalCrawlBatch(events: readonly KeptEvent[]): CrawlBatchTotals 
   const referralDays = new Map<string, ReferralDayTotal>();
   for (const event of events) {
     const at = new Date(event.occurredAt);
-    const day = formatUtcDay(utcDay(at));
+    const day = formatUtcDay(at); // the UTC day the instant falls on
     if (event.crawler !== undefined) {
       const { crawler, operator, verification } = event;
       if (operator === undefined || verification === undefined) {

@@ -6,7 +6,7 @@ import { applyLead } from './store-lead.ts';
 // Exactly-once effects: BullMQ delivers at least once (retries, stalled jobs, a gateway that enqueues
 // twice), so the processed-jobs row and the (property, event id) key, committed with the lead, are
 // what make a lead stored once and counted once.
-describe('processLead: exactly-once effects', () => {
+describe('applyLead: exactly-once effects', () => {
   it('[LEAD-11] a replayed job (same lead id) stores one lead and counts it once, even when both copies run at once', async () => {
     const propertyId = await newProperty();
     const data = leadJobData(propertyId, { receivedAt: '2026-03-02T10:00:00Z' });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { formatUtcDay } from '@vt/db';
 import { type LeadJobData, leadJob } from '@vt/queue';
 import { testDb, uniqueSlug } from '../../../../tests/support/index.ts';
-import { leadJobKey, processLead } from './store-lead.ts';
+import { applyLead, leadJobKey } from './store-lead.ts';
 
 export const db = testDb();
 
@@ -32,7 +32,7 @@ export function leadJobData(propertyId: string, overrides: Partial<Omit<LeadJobD
   });
 }
 
-export const run = (data: LeadJobData) => processLead(data, { db });
+export const run = (data: LeadJobData) => applyLead(db, data);
 
 /** Everything the worker writes for a property, in a stable order. */
 export async function snapshot(propertyId: string) {

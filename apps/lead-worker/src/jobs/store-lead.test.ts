@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db, leadJobData, newProperty, processedJob, run, snapshot } from './store-lead.fixtures.ts';
 
-describe('processLead: what an accepted lead stores', () => {
+describe('applyLead: what an accepted lead stores', () => {
   it('stores one lead with every field, under the lead id the gateway answered', async () => {
     const propertyId = await newProperty();
     const data = leadJobData(propertyId, {

@@ -1,9 +1,5 @@
-import { formatUtcDay, type Prisma, type PrismaClient, utcDay } from '@vt/db';
+import { formatUtcDay, type Prisma, type PrismaClient } from '@vt/db';
 import { type LeadJobData, leadJob } from '@vt/queue';
-
-export interface StoreLeadDeps {
-  db: PrismaClient;
-}
 
 export type StoreLeadOutcome =
   | { applied: true }
@@ -22,14 +18,8 @@ export const leadJobKey = (leadId: string) => `lead:${leadId}`;
  * fails half-way leaves nothing, and two jobs carrying the same x-webhook-id store one lead.
  * One statement rather than an interactive transaction: one round trip instead of six (about twice
  * the leads per second on one connection) and no interactive-transaction timeouts under load.
- */
-export function processLead(data: LeadJobData, deps: StoreLeadDeps): Promise<StoreLeadOutcome> {
-  return applyLead(deps.db, data);
-}
-
-/**
- * The lead's statement, on a client or inside a transaction the caller owns. One round trip: each
- * step runs only on what the previous one returned.
+ * Runs on a client or inside a transaction the caller owns; each step runs only on what the
+ * previous one returned.
  * - KEY SHARE on the property is what the foreign keys would take anyway; taking it first turns a
  *   property deleted since the gateway accepted the lead into a clean no-op, not a retried job.
  * - A concurrent twin (same job, or same x-webhook-id) waits on the other's uncommitted row at
@@ -42,7 +32,7 @@ export async function applyLead(
 ): Promise<StoreLeadOutcome> {
   const { leadId, propertyId, eventId, lead, platform } = data;
   // The lead's day is the UTC day the gateway received it, whatever offset receivedAt carries.
-  const day = formatUtcDay(utcDay(new Date(data.receivedAt)));
+  const day = formatUtcDay(new Date(data.receivedAt));
   const [steps] = await db.$queryRaw<{ property: boolean; claimed: boolean; inserted: boolean }[]>`
     WITH property AS (
       SELECT id FROM properties WHERE id = ${propertyId}::uuid FOR KEY SHARE

@@ -1,14 +1,10 @@
 import { formatUtcDay } from '@vt/db';
 import { crawlConnectionStatus, isAcceptedCrawlAttempt, recentDeliveries } from '@vt/delivery-log';
-import { z } from 'zod';
-import { daysSchema, lastUtcDays, parseOptions } from '../inputs.ts';
+import { findProperty, parseOptions, propertyAndDays, propertyOption } from '../inputs.ts';
 import type { OpsContext } from './context.ts';
-import { findProperty } from './properties.ts';
 
 // What the dashboard's crawl panel will show, until the dashboard exists: the connection status,
 // the delivery log, and the activity (daily crawler hits, verified or not, top pages, AI referrals).
-
-const propertyOption = z.object({ property: z.string() });
 
 export async function crawlStatus(ctx: OpsContext, options: unknown) {
   const { property: id } = parseOptions(propertyOption, options);
@@ -49,15 +45,8 @@ export async function crawlLog(ctx: OpsContext, options: unknown) {
   };
 }
 
-const activityOptions = z.object({
-  property: z.string(),
-  days: daysSchema,
-});
-
 export async function crawlActivity(ctx: OpsContext, options: unknown) {
-  const input = parseOptions(activityOptions, options);
-  const property = await findProperty(ctx, input.property);
-  const { from, to } = lastUtcDays(input.days);
+  const { property, from, to } = await propertyAndDays(ctx, options);
   const where = { propertyId: property.id, day: { gte: from, lte: to } };
   const [daily, pages, referrals] = await Promise.all([
     ctx.db.crawlerDailyCount.findMany({ where, orderBy: { day: 'asc' } }),

@@ -1,11 +1,7 @@
 import { deriveCrawlToken } from '@vt/credentials';
-import { z } from 'zod';
-import { parseOptions } from '../inputs.ts';
+import { findProperty, parseOptions, propertyOption } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
 import type { OpsContext } from './context.ts';
-import { findProperty } from './properties.ts';
-
-const propertyOption = z.object({ property: z.string() });
 
 /** Bumps the token version: the old token fails at once, on every gateway replica (nothing is cached). */
 export async function rotateCrawlToken(ctx: OpsContext, options: unknown) {

@@ -6,8 +6,8 @@ import { testDb, testEnv, uniqueSlug } from '../../../../tests/support/index.ts'
 import type { OpsContext } from './context.ts';
 import { recentLeads, webhookLog, webhookStatus } from './lead-webhook.ts';
 
-// Called directly with a context until program.ts wires `webhook status|log` and `leads`; the
-// results are plain JSON, so what these assert is what `--json` prints.
+// The commands are called directly with a context; the results are plain JSON, so what these
+// assert is what `--json` prints.
 const db = testDb();
 const ctx: OpsContext = { db, config: parseConfig('ops', opsConfigSchema, testEnv) };
 

@@ -1,18 +1,14 @@
 import { UNCLASSIFIED_PLATFORM } from '@vt/attribution';
 import { formatUtcDay } from '@vt/db';
 import { isAcceptedLeadAttempt, leadWebhookStatus, recentDeliveries, WEBHOOK_LOG_SHOWN } from '@vt/delivery-log';
-import { z } from 'zod';
-import { daysSchema, lastUtcDays, parseOptions } from '../inputs.ts';
+import { findProperty, parseOptions, propertyAndDays, propertyOption } from '../inputs.ts';
 import type { OpsContext } from './context.ts';
-import { findProperty } from './properties.ts';
 
 // What the dashboard's lead webhook panel and leads view will show, until the dashboard exists:
 // the webhook status, the webhook delivery log, the recent-leads feed and the AI-attributed counts.
 
 /** The recent-leads feed shows this many leads, newest first. */
 const RECENT_LEADS_SHOWN = 50;
-
-const propertyOption = z.object({ property: z.string() });
 
 export async function webhookStatus(ctx: OpsContext, options: unknown) {
   const { property: id } = parseOptions(propertyOption, options);
@@ -46,15 +42,8 @@ export async function webhookLog(ctx: OpsContext, options: unknown) {
   };
 }
 
-const leadsOptions = z.object({
-  property: z.string(),
-  days: daysSchema,
-});
-
 export async function recentLeads(ctx: OpsContext, options: unknown) {
-  const input = parseOptions(leadsOptions, options);
-  const property = await findProperty(ctx, input.property);
-  const { from, to } = lastUtcDays(input.days);
+  const { property, from, to } = await propertyAndDays(ctx, options);
   const [leads, daily] = await Promise.all([
     ctx.db.lead.findMany({
       where: { propertyId: property.id },

@@ -1,8 +1,7 @@
 import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import type { Property } from '@vt/db';
 import { z } from 'zod';
-import { domainSchema, parseOptions, planSchema, slugSchema, uuidSchema } from '../inputs.ts';
-import { OpsError } from '../ops-error.ts';
+import { domainSchema, findProperty, parseOptions, planSchema, propertyOption, slugSchema } from '../inputs.ts';
 import type { OpsContext } from './context.ts';
 import { findTeamBySlug } from './teams.ts';
 
@@ -67,13 +66,6 @@ export async function createProperty(ctx: OpsContext, options: unknown) {
   return { property: propertySummary(property), ...connectionDetails(ctx, property) };
 }
 
-export async function findProperty({ db }: Pick<OpsContext, 'db'>, id: string) {
-  const parsed = uuidSchema.safeParse(id);
-  const property = parsed.success ? await db.property.findUnique({ where: { id: parsed.data } }) : null;
-  if (!property) throw new OpsError('property_not_found', `no property with id ${id}`);
-  return property;
-}
-
 export const setPlanInput = z.object({ property: z.string(), plan: planSchema, lapsed: z.boolean().optional() });
 
 /** Sets the plan; the subscription is lapsed with --lapsed and active without it. */
@@ -88,7 +80,7 @@ export async function setPropertyPlan(ctx: OpsContext, options: unknown) {
 }
 
 export async function showProperty(ctx: OpsContext, options: unknown) {
-  const input = parseOptions(z.object({ property: z.string() }), options);
+  const input = parseOptions(propertyOption, options);
   const property = await findProperty(ctx, input.property);
   return { property: propertySummary(property), ...connectionDetails(ctx, property) };
 }
