@@ -9,16 +9,54 @@ export interface LoadResult {
   statuses: Record<number, number>;
 }
 
+export interface LoadTarget {
+  port: number;
+  path: string;
+  method: string;
+}
+
+/** Builds each request of a load run. */
+export type NextRequest = () => { headers: Record<string, string>; body?: Buffer };
+
+interface RawLoad {
+  latencies: number[];
+  statuses: Record<number, number>;
+  seconds: number;
+}
+
 /**
  * Closed-loop load from this process: `concurrency` keep-alive connections, each sending its next
  * request when the previous answer is read, for `seconds`. `next()` builds each request.
  */
 export async function runLoad(
-  target: { port: number; path: string; method: string },
+  target: LoadTarget,
   concurrency: number,
   seconds: number,
-  next: () => { headers: Record<string, string>; body?: Buffer },
+  next: NextRequest,
 ): Promise<LoadResult> {
+  return summarise([await load(target, concurrency, seconds, next)]);
+}
+
+/**
+ * Loads several targets in turn, `roundSeconds` each, until each has had `seconds`: a machine
+ * whose speed drifts during the run (other tenants, clock changes) slows every target alike, so
+ * their ratio holds where back-to-back runs would not. One result per target, in order.
+ */
+export async function runInterleaved(
+  targets: { target: LoadTarget; next: NextRequest }[],
+  concurrency: number,
+  seconds: number,
+  roundSeconds = 2,
+): Promise<LoadResult[]> {
+  const runs: RawLoad[][] = targets.map(() => []);
+  for (let done = 0; done < seconds; done += roundSeconds) {
+    const slice = Math.min(roundSeconds, seconds - done);
+    for (const [i, { target, next }] of targets.entries()) runs[i]!.push(await load(target, concurrency, slice, next));
+  }
+  return runs.map(summarise);
+}
+
+async function load(target: LoadTarget, concurrency: number, seconds: number, next: NextRequest): Promise<RawLoad> {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   const statuses: Record<number, number> = {};
@@ -49,12 +87,21 @@ export async function runLoad(
   );
   const elapsed = (performance.now() - started) / 1000;
   agent.destroy();
-  latencies.sort((a, b) => a - b);
+  return { latencies, statuses, seconds: elapsed };
+}
+
+function summarise(runs: RawLoad[]): LoadResult {
+  const latencies = runs.flatMap((r) => r.latencies).sort((a, b) => a - b);
+  const statuses: Record<number, number> = {};
+  for (const run of runs)
+    for (const [status, count] of Object.entries(run.statuses))
+      statuses[Number(status)] = (statuses[Number(status)] ?? 0) + count;
+  const seconds = runs.reduce((sum, r) => sum + r.seconds, 0);
   const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
   return {
     requests: latencies.length,
-    seconds: elapsed,
-    perSecond: latencies.length / elapsed,
+    seconds,
+    perSecond: latencies.length / seconds,
     p50: at(0.5),
     p99: at(0.99),
     statuses,

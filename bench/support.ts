@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists, type PrismaClient } from '@vt/db';
 import { Redis } from 'ioredis';
@@ -65,7 +66,8 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
       for (const child of children) child?.kill('SIGTERM');
       await sleep(1500);
       const keys = await redis.keys(`${queuePrefix}*`);
-      if (keys.length) await redis.del(...keys);
+      // In slices: a run can leave far more keys than one call's arguments can hold.
+      for (let i = 0; i < keys.length; i += 10_000) await redis.del(...keys.slice(i, i + 10_000));
       redis.disconnect();
       await db.$disconnect();
       await dropDatabase(databaseUrl);
@@ -84,4 +86,19 @@ export async function waitFor(url: string) {
     await sleep(100);
   }
   throw new Error(`${url} did not answer`);
+}
+
+/**
+ * CPU seconds (user + system) a child process has used so far, from /proc (Linux), or undefined
+ * elsewhere. Per request, it is a steadier figure than a rate when the machine's speed drifts.
+ */
+export function cpuSeconds(child: ChildProcess): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5); the slice starts at field 3. Ticks of 1/100 s.
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,15 +1,16 @@
 // pnpm bench:webhook — signed leads from concurrent senders against one gateway process.
 //
 // Prints accepted leads/s and p50/p99 latency, and, in the same run with the same load generator,
-// the rate of a bare express route returning a constant JSON body (the framework floor). Then waits
+// the rate of a bare express route returning a constant JSON body (the framework floor), the two
+// measured in alternating 2 s rounds, and each process's CPU time per request. Then waits
 // for the lead worker and checks in Postgres that every accepted lead was stored exactly once.
 // Options: --seconds N (10), --concurrency N (32).
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { deriveWebhookSecret, signWebhookPayload } from '@vt/credentials';
-import { runLoad } from './http-load.ts';
-import { createBenchEnvironment, log, waitFor } from './support.ts';
+import { type LoadResult, runInterleaved, runLoad } from './http-load.ts';
+import { cpuSeconds, createBenchEnvironment, log, waitFor } from './support.ts';
 
 const { values: opts } = parseArgs({
   options: { seconds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '32' } },
@@ -81,15 +82,20 @@ try {
     2,
     signedLead,
   );
-  const floor = await runLoad({ port: BARE_PORT, path: '/bare', method: 'POST' }, CONCURRENCY, SECONDS, () => constant);
   const before = await db.lead.count();
   const beforeN = n;
-  const webhook = await runLoad(
-    { port: GATEWAY_PORT, path: `/api/webhooks/leads/${property.id}`, method: 'POST' },
+  // Interleaved in 2 s rounds, so a drift in the machine's speed falls on both alike.
+  const [bareCpuBefore, gatewayCpuBefore] = [cpuSeconds(bare), cpuSeconds(gateway)];
+  const [floor, webhook] = (await runInterleaved(
+    [
+      { target: { port: BARE_PORT, path: '/bare', method: 'POST' }, next: () => constant },
+      { target: { port: GATEWAY_PORT, path: `/api/webhooks/leads/${property.id}`, method: 'POST' }, next: signedLead },
+    ],
     CONCURRENCY,
     SECONDS,
-    signedLead,
-  );
+  )) as [LoadResult, LoadResult];
+  const bareCpu = perRequestMicros(bareCpuBefore, cpuSeconds(bare), floor.requests);
+  const gatewayCpu = perRequestMicros(gatewayCpuBefore, cpuSeconds(gateway), webhook.requests);
   const accepted = webhook.statuses[200] ?? 0;
   worker = start(['apps/lead-worker/src/main.ts'], { LEAD_WORKER_METRICS_PORT: String(WORKER_PORT) });
   await waitFor(`http://127.0.0.1:${WORKER_PORT}/readyz`);
@@ -107,7 +113,9 @@ try {
   const classified = await db.lead.count({ where: { matched: true } });
 
   log('');
-  log(`lead webhook, ${CONCURRENCY} concurrent senders, ${SECONDS} s, one gateway process`);
+  log(
+    `lead webhook, ${CONCURRENCY} concurrent senders, ${SECONDS} s (and ${SECONDS} s of the floor, alternating), one gateway process`,
+  );
   log(
     `  accepted leads     ${Math.round(webhook.perSecond).toLocaleString('en')} /s  (${accepted} accepted of ${webhook.requests}; statuses ${JSON.stringify(webhook.statuses)})`,
   );
@@ -116,10 +124,15 @@ try {
     `  bare express floor ${Math.round(floor.perSecond).toLocaleString('en')} /s  (p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms), same generator`,
   );
   log(`  webhook / floor    ${((webhook.perSecond / floor.perSecond) * 100).toFixed(0)} %  (target >= 40 %)`);
+  log(`  CPU per request    gateway ${gatewayCpu} µs, bare express ${bareCpu} µs (process user + system time)`);
   log(
     `  stored exactly once: ${stored === n && distinctEvents === n ? 'yes' : 'NO'} (${stored} leads for ${n} sent, ${distinctEvents} distinct ids; measured run ${n - beforeN} sent, ${before} before)`,
   );
   log(`  AI-attributed count ${counted} = classified leads ${classified}: ${counted === classified ? 'yes' : 'NO'}`);
 } finally {
   await bench.cleanUp([bare, gateway, worker]);
+}
+
+function perRequestMicros(before: number | undefined, after: number | undefined, requests: number): string {
+  return before === undefined || after === undefined ? 'n/a' : (((after - before) * 1e6) / requests).toFixed(0);
 }

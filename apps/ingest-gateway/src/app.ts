@@ -3,7 +3,7 @@ import { healthRouter, type ReadinessCheck } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { type CrawlIngestDeps, crawlIngestRouter } from './crawl/crawl-ingest.route.ts';
-import { type LeadWebhookDeps, leadWebhookRouter } from './leads/lead-webhook.route.ts';
+import { LEAD_WEBHOOK_PATH, type LeadWebhookDeps, leadWebhookHandler } from './leads/lead-webhook.route.ts';
 
 export interface IngestGatewayDeps {
   logger: Logger;
@@ -22,9 +22,14 @@ export function buildIngestGateway(deps: IngestGatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
+  // No ETags: every answer here is to a POST (or a probe) and is never revalidated, so hashing
+  // each body would be wasted work on the hot path.
+  app.set('etag', false);
+  // Busiest route first, on the app itself: each request walks the routers in order, and a router
+  // of its own would be one more walk per lead.
+  app.post(LEAD_WEBHOOK_PATH, leadWebhookHandler(deps.leadWebhook));
   app.use(crawlIngestRouter(deps.crawlIngest));
-  app.use(leadWebhookRouter(deps.leadWebhook));
+  app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 
   app.use((req, res) => {
     res.status(404).json({

@@ -106,6 +106,23 @@ describe('lead webhook secrets and signatures', () => {
     expect(verifyWebhookSignature(secret, 'evt_1', '1700000000', Buffer.from(`${body} `), sig)).toBe(false);
     expect(verifyWebhookSignature(secret, 'evt_1', '1700000000', body, sig.toUpperCase())).toBe(false);
   });
+
+  it('[LEAD-4] a signature that is not 64 lowercase hex digits fails without throwing', () => {
+    const secret = deriveWebhookSecret(SECRET, PROPERTY);
+    const body = Buffer.from('{"contact":"ada@example.com"}');
+    const sig = signWebhookPayload(secret, 'evt_1', '1700000000', body);
+    // Buffer.from(hex) would quietly drop a trailing odd digit or stop at the first non-hex one.
+    for (const presented of [
+      sig.slice(0, 63),
+      `${sig}0`,
+      `${sig.slice(0, 62)}zz`,
+      `${sig} `,
+      '',
+      'sha256=',
+      `sha256=sha256=${sig}`,
+    ])
+      expect(verifyWebhookSignature(secret, 'evt_1', '1700000000', body, presented)).toBe(false);
+  });
 });
 
 describe('constantTimeEqual', () => {

@@ -1,5 +1,4 @@
-import { createHmac } from 'node:crypto';
-import { constantTimeEqual } from './constant-time.ts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
@@ -17,12 +16,21 @@ export function deriveWebhookSecret(deploymentKey: string, propertyId: string): 
  * to the user (its UTF-8 bytes); the body is the exact bytes received.
  */
 export function signWebhookPayload(secret: string, id: string, timestamp: string, body: Buffer | string): string {
-  return createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${id}.${timestamp}.`, 'utf8')
-    .update(body)
-    .digest('hex');
+  return webhookMac(secret, id, timestamp, body).toString('hex');
 }
 
+function webhookMac(secret: string, id: string, timestamp: string, body: Buffer | string): Buffer {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${id}.${timestamp}.`, 'utf8').update(body).digest();
+}
+
+/** A SHA-256 digest as the spec writes it: 64 lowercase hex digits, nothing else. */
+const LOWERCASE_HEX_DIGEST = /^[0-9a-f]{64}$/;
+
+/**
+ * Whether `presented` (optionally `sha256=`-prefixed) is the signature of this delivery. The digest
+ * bytes are compared in constant time; a signature that is not 64 lowercase hex digits fails
+ * before any comparison, which reveals nothing (every valid signature has that shape).
+ */
 export function verifyWebhookSignature(
   secret: string,
   id: string,
@@ -31,5 +39,6 @@ export function verifyWebhookSignature(
   presented: string,
 ): boolean {
   const candidate = presented.startsWith('sha256=') ? presented.slice('sha256='.length) : presented;
-  return constantTimeEqual(signWebhookPayload(secret, id, timestamp, body), candidate);
+  if (!LOWERCASE_HEX_DIGEST.test(candidate)) return false;
+  return timingSafeEqual(webhookMac(secret, id, timestamp, body), Buffer.from(candidate, 'hex'));
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { testDb, uniqueSlug } from '../../../tests/support/index.ts';
 import { recentDeliveries } from './delivery-log.ts';
 import { createDeliveryLogWriter } from './delivery-log-writer.ts';
+import { DELIVERY_LOG_SIZE } from './log-size.ts';
 
 // The batched writer against the real Postgres. A lone row would wait a minute for its batch in
 // these writers, so whatever is written before that was written by flush().
@@ -94,5 +95,53 @@ describe('delivery-log writer', () => {
       requestBody: 'body\uFFFD\uFFFD',
       result: { leadId: result.leadId, ignoredFields: ['a\uFFFDb', '\uFFFD'], nested: { 'k\uFFFD': [1, 'x\uFFFD'] } },
     });
+  });
+
+  it('keeps only a log’s newest 50 waiting rows: an older one settles as soon as it is pushed out', async () => {
+    const property = await createProperty();
+    const other = await createProperty();
+    const writer = createDeliveryLogWriter(db, LATER);
+    let firstSettled = false;
+    const first = writer.record(attempt(property.id, 0)).then(() => {
+      firstSettled = true;
+    });
+    for (let n = 1; n < DELIVERY_LOG_SIZE; n++) await writer.submit(attempt(property.id, n), unexpected);
+    await writer.submit(attempt(other.id, 1000), unexpected); // another log: pushes nothing out
+    await new Promise((r) => setTimeout(r, 20));
+    expect(firstSettled).toBe(false);
+    await writer.submit(attempt(property.id, DELIVERY_LOG_SIZE), unexpected); // the 51st: attempt 0 goes
+    await first;
+    expect(await recentDeliveries(db, property.id, 'webhook')).toEqual([]); // settled, never written
+    for (let n = DELIVERY_LOG_SIZE + 1; n < DELIVERY_LOG_SIZE + 30; n++)
+      await writer.submit(attempt(property.id, n), unexpected);
+    await writer.flush();
+    const stored = await db.deliveryLogEntry.findMany({
+      where: { propertyId: property.id },
+      select: { eventId: true },
+    });
+    expect(stored.map((r) => r.eventId).sort()).toEqual(
+      Array.from({ length: DELIVERY_LOG_SIZE }, (_, i) => `attempt-${i + 30}`).sort(),
+    );
+    expect((await recentDeliveries(db, other.id, 'webhook')).map((r) => r.eventId)).toEqual(['attempt-1000']);
+  });
+
+  it('a recorded row goes within maxDelayMs, taking the submitted rows that wait longer with it', async () => {
+    const property = await createProperty();
+    const writer = createDeliveryLogWriter(db, { maxDelayMs: 5, submitDelayMs: 60_000 });
+    await writer.submit(attempt(property.id, 1), unexpected);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await recentDeliveries(db, property.id, 'webhook')).toEqual([]); // submitted: still waiting
+    await writer.record(attempt(property.id, 2)); // resolves once stored, without a flush
+    const stored = (await recentDeliveries(db, property.id, 'webhook')).map((r) => r.eventId);
+    expect(stored.sort()).toEqual(['attempt-1', 'attempt-2']);
+  });
+
+  it('a full batch goes at once, whatever its rows’ delay', async () => {
+    const properties = await Promise.all([createProperty(), createProperty(), createProperty()]);
+    const writer = createDeliveryLogWriter(db, { ...LATER, maxBatch: 3 });
+    const stored = properties.map((p, n) => writer.record(attempt(p.id, n)));
+    await Promise.all(stored); // no flush: the third row filled the batch
+    for (const [n, p] of properties.entries())
+      expect((await recentDeliveries(db, p.id, 'webhook')).map((r) => r.eventId)).toEqual([`attempt-${n}`]);
   });
 });

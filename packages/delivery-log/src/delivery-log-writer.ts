@@ -1,39 +1,65 @@
 import { randomUUID } from 'node:crypto';
-import type { PrismaClient } from '@vt/db';
+import type { DeliveryChannel, PrismaClient } from '@vt/db';
 import type { DeliveryAttempt } from './delivery-log.ts';
 import { DELIVERY_LOG_SIZE } from './log-size.ts';
 
 export interface DeliveryLogWriter {
-  /** Resolves once the attempt is stored (and the log pruned); rejects if Postgres refused its row. */
+  /**
+   * Resolves once the attempt is stored and its log pruned, or as soon as 50 newer attempts of its
+   * log are handed over before its batch goes (the prune would delete it at once, so it is never
+   * written); rejects if Postgres refused its row. Its batch goes within `maxDelayMs`.
+   */
   record: (attempt: DeliveryAttempt) => Promise<void>;
   /**
-   * Hands the attempt to the next batch and resolves at once, so the caller can answer before the
-   * row is written; `onError` hears of a row that could not be stored (this never rejects). Once
-   * `maxBacklog` rows already wait, it resolves only when this row is stored: a writer that falls
-   * behind slows its callers instead of holding ever more rows in memory.
+   * Hands the attempt to a batch that goes within `submitDelayMs`, and resolves at once, so the
+   * caller can answer before the row is written; `onError` hears of a row that could not be
+   * stored (this never rejects). Once `maxBacklog` rows already wait, it resolves only when this
+   * row is stored: a writer that falls behind slows its callers instead of holding ever more rows
+   * in memory.
    */
   submit: (attempt: DeliveryAttempt, onError: (err: unknown) => void) => Promise<void>;
   /** Resolves once every row handed over so far, and every write in flight, is stored or has failed. Never rejects. */
   flush: () => Promise<void>;
 }
 
+export interface DeliveryLogWriterOptions {
+  /** Rows per INSERT at most; a batch goes as soon as it is full. */
+  maxBatch?: number;
+  /** How long a recorded (awaited) row may wait for its batch. */
+  maxDelayMs?: number;
+  /** How long a submitted row, which nobody waits for, may wait for its batch. */
+  submitDelayMs?: number;
+  /** Rows waiting beyond which `submit` waits for its row to be stored. */
+  maxBacklog?: number;
+}
+
 /**
  * Records delivery attempts in batches: under load one INSERT serves many requests instead of a
- * statement each. Alone, a row waits at most `maxDelayMs`. After each batch, every log it touched
- * is pruned to the newest 50, so once the writer is flushed the log holds exactly the last 50
- * attempts. An attempt is copied when handed over: what the caller does with its objects
- * afterwards never reaches the row.
+ * statement each. A row waits at most its delay (shorter for a row someone awaits), or until its
+ * batch is full. After each batch, every log it touched is pruned to the newest 50, so once the
+ * writer is flushed the log holds exactly the last 50 attempts; rows the prune would delete at
+ * once are never written. An attempt is copied when handed over: what the caller does with its
+ * objects afterwards never reaches the row.
  */
 export function createDeliveryLogWriter(
   db: PrismaClient,
   {
     maxBatch = 500,
     maxDelayMs = 2,
+    submitDelayMs = maxDelayMs,
     maxBacklog = 2 * maxBatch,
-  }: { maxBatch?: number; maxDelayMs?: number; maxBacklog?: number } = {},
+  }: DeliveryLogWriterOptions = {},
 ): DeliveryLogWriter {
-  const pending: PendingRow[] = [];
+  // Waiting rows by log (property and channel), oldest first. A log never holds more than the
+  // newest DELIVERY_LOG_SIZE: an older row could only be written to be pruned at once, so it is
+  // settled as soon as a newer one pushes it out. That also bounds what a busy sender keeps in
+  // memory: rows dropped young cost the garbage collector little, rows kept waiting cost it much.
+  const pending = new Map<string, PendingRow[]>();
+  let pendingCount = 0;
+  /** When the most urgent waiting row must go (ms since the epoch); may be early, never late. */
+  let pendingDue = Number.POSITIVE_INFINITY;
   let timer: NodeJS.Timeout | undefined;
+  let timerDue = Number.POSITIVE_INFINITY;
   const writeBatch = async (batch: PendingRow[]) => {
     try {
       await insertRows(db, batch);
@@ -43,46 +69,81 @@ export function createDeliveryLogWriter(
       for (const p of batch) if (!p.failed) p.reject(err);
     }
   };
+  const takeBatch = () => {
+    const batch: PendingRow[] = [];
+    for (const [log, rows] of pending) {
+      batch.push(...rows.splice(0, maxBatch - batch.length));
+      if (rows.length === 0) pending.delete(log);
+      if (batch.length === maxBatch) break;
+    }
+    pendingCount -= batch.length;
+    pendingDue = Number.POSITIVE_INFINITY;
+    for (const rows of pending.values()) for (const row of rows) pendingDue = Math.min(pendingDue, row.due);
+    return batch;
+  };
 
-  // At most `maxWrites` writes at a time: rows arriving meanwhile wait (up to `maxDelayMs` after a
-  // write ends) and go together in the next, so the batch grows with the load instead of the
-  // number of statements.
+  // At most `maxWrites` writes at a time: rows arriving meanwhile wait for the next, so the batch
+  // grows with the load instead of the number of statements.
   const maxWrites = 2;
   let writes = 0;
+  const schedule = () => {
+    if (pendingCount === 0 || writes >= maxWrites) return; // the write that ends next calls again
+    if (pendingCount >= maxBatch) {
+      void flush();
+      return;
+    }
+    if (timer && timerDue <= pendingDue) return;
+    clearTimeout(timer);
+    timerDue = pendingDue;
+    timer = setTimeout(() => void flush(), Math.max(0, pendingDue - Date.now()));
+  };
   const flush = async (): Promise<void> => {
-    if (timer) clearTimeout(timer);
+    clearTimeout(timer);
     timer = undefined;
-    if (pending.length === 0 || writes >= maxWrites) return;
-    const batch = pending.splice(0, maxBatch);
+    timerDue = Number.POSITIVE_INFINITY;
+    if (pendingCount === 0 || writes >= maxWrites) return;
+    const batch = takeBatch();
     writes++;
     const done = writeBatch(batch).finally(() => {
       writes--;
       inFlight.delete(done);
-      if (pending.length > 0) timer ??= setTimeout(() => void flush(), maxDelayMs);
+      schedule();
     });
     inFlight.add(done);
     await done;
   };
   const inFlight = new Set<Promise<void>>();
   const flushAll = async () => {
-    while (pending.length > 0 || inFlight.size > 0) {
+    while (pendingCount > 0 || inFlight.size > 0) {
       await flush();
       await Promise.all(inFlight);
     }
   };
-  const record = (attempt: DeliveryAttempt) =>
-    new Promise<void>((resolve, reject) => {
-      // The attempt's own time, not the batch's: the log is ordered by it.
-      pending.push({ attempt: { ...postgresSafe(attempt), createdAt: new Date() }, resolve, reject, failed: false });
-      if (writes < maxWrites) timer ??= setTimeout(() => void flush(), maxDelayMs);
-    });
+  const add = (attempt: DeliveryAttempt, delayMs: number, resolve: () => void, reject: (err: unknown) => void) => {
+    const row = pendingRow(attempt, Date.now() + delayMs, resolve, reject);
+    const log = `${row.propertyId}/${row.channel}`;
+    const rows = pending.get(log) ?? [];
+    if (rows.length === 0) pending.set(log, rows);
+    rows.push(row);
+    if (rows.length > DELIVERY_LOG_SIZE) rows.shift()?.resolve();
+    else pendingCount++;
+    pendingDue = Math.min(pendingDue, row.due);
+    schedule();
+  };
 
   return {
-    record,
+    record: (attempt) => new Promise<void>((resolve, reject) => add(attempt, maxDelayMs, resolve, reject)),
     submit: (attempt, onError) => {
-      const backlogged = pending.length >= maxBacklog;
-      const stored = record(attempt).catch(onError);
-      return backlogged ? stored : Promise.resolve();
+      if (pendingCount < maxBacklog) {
+        add(attempt, submitDelayMs, ignore, onError);
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) =>
+        add(attempt, submitDelayMs, resolve, (err) => {
+          onError(err);
+          resolve();
+        }),
+      );
     },
     flush: flushAll,
   };
@@ -95,7 +156,7 @@ export function createDeliveryLogWriter(
  * skipped: concurrent writers never wait on each other.
  */
 async function pruneLogs(db: PrismaClient, batch: PendingRow[]) {
-  const logs = new Map(batch.map(({ attempt: a }) => [`${a.propertyId}/${a.channel}`, a]));
+  const logs = new Map(batch.map((row) => [`${row.propertyId}/${row.channel}`, row]));
   const propertyIds = [...logs.values()].map((a) => a.propertyId);
   const channels = [...logs.values()].map((a) => a.channel);
   await db.$executeRaw`
@@ -117,11 +178,59 @@ async function pruneLogs(db: PrismaClient, batch: PendingRow[]) {
     )`;
 }
 
+const ignore = () => {};
+
+/**
+ * A row as it will be inserted, copied from the attempt when it is handed over: flat, with text
+ * made safe for Postgres and the JSON columns already serialised. Rows wait in memory for their
+ * batch, so each is kept to a few objects (a deep copy cost more in garbage collection than to make).
+ */
 interface PendingRow {
-  attempt: DeliveryAttempt & { createdAt: Date };
+  propertyId: string;
+  channel: DeliveryChannel;
+  /** The attempt's own time, not the batch's: the log is ordered by it (ms since the epoch). */
+  createdAt: number;
+  statusCode: number;
+  outcome: string;
+  reason: string | null;
+  fix: string | null;
+  linesReceived: number | null;
+  linesKept: number | null;
+  hostNote: string | null;
+  idempotencyKey: string | null;
+  eventId: string | null;
+  requestBody: string | null;
+  result: string | null;
+  leadId: string | null;
+  /** When its batch must go at the latest (ms since the epoch). */
+  due: number;
   resolve: () => void;
   reject: (e: unknown) => void;
   failed: boolean;
+}
+
+function pendingRow(a: DeliveryAttempt, due: number, resolve: () => void, reject: (e: unknown) => void): PendingRow {
+  return {
+    propertyId: a.propertyId,
+    channel: a.channel,
+    createdAt: Date.now(),
+    statusCode: a.statusCode,
+    outcome: safeText(a.outcome),
+    reason: optionalText(a.reason),
+    fix: optionalText(a.fix),
+    linesReceived: a.linesReceived ?? null,
+    linesKept: a.linesKept ?? null,
+    hostNote: a.hostNote === undefined ? null : JSON.stringify(safeCopy(a.hostNote)),
+    idempotencyKey: optionalText(a.idempotencyKey),
+    eventId: optionalText(a.eventId),
+    requestBody: optionalText(a.requestBody),
+    result: a.result === undefined ? null : JSON.stringify(safeCopy(a.result)),
+    leadId: a.leadId ?? null,
+    due,
+    resolve,
+    reject,
+    failed: false,
+  };
 }
 
 /**
@@ -137,7 +246,16 @@ async function insertRows(db: PrismaClient, batch: PendingRow[]): Promise<void> 
   }
   for (const row of batch) {
     try {
-      await db.deliveryLogEntry.create({ data: row.attempt, select: { id: true } });
+      const { due, resolve, reject, failed, createdAt, hostNote, result, ...columns } = row;
+      await db.deliveryLogEntry.create({
+        data: {
+          ...columns,
+          createdAt: new Date(createdAt),
+          hostNote: hostNote === null ? undefined : JSON.parse(hostNote),
+          result: result === null ? undefined : JSON.parse(result),
+        },
+        select: { id: true },
+      });
     } catch (err) {
       row.failed = true;
       row.reject(err);
@@ -149,34 +267,28 @@ async function insertRows(db: PrismaClient, batch: PendingRow[]): Promise<void> 
  * The batch as one INSERT of column arrays: a fixed statement whatever the batch size, and far less
  * client CPU than Prisma's createMany, which builds and checks every row of every batch.
  */
-async function insertBatch(db: PrismaClient, batch: PendingRow[]): Promise<void> {
-  const rows = batch.map((p) => p.attempt);
-  const column = <T>(pick: (row: (typeof rows)[number]) => T | undefined) => rows.map((row) => pick(row) ?? null);
-  const json = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
+async function insertBatch(db: PrismaClient, rows: PendingRow[]): Promise<void> {
+  const column = <T>(pick: (row: PendingRow) => T) => rows.map(pick);
   await db.$executeRaw`
     INSERT INTO delivery_log_entries (id, property_id, channel, created_at, status_code, outcome, reason, fix,
       lines_received, lines_kept, host_note, idempotency_key, event_id, request_body, result, lead_id)
     SELECT * FROM unnest(
       ${rows.map(() => randomUUID())}::uuid[], ${column((r) => r.propertyId)}::uuid[],
-      ${column((r) => r.channel)}::delivery_channel[], ${column((r) => r.createdAt.toISOString())}::timestamptz[],
+      ${column((r) => r.channel)}::delivery_channel[], ${column((r) => new Date(r.createdAt).toISOString())}::timestamptz[],
       ${column((r) => r.statusCode)}::int[], ${column((r) => r.outcome)}::text[], ${column((r) => r.reason)}::text[],
       ${column((r) => r.fix)}::text[], ${column((r) => r.linesReceived)}::int[], ${column((r) => r.linesKept)}::int[],
-      ${column((r) => json(r.hostNote))}::jsonb[], ${column((r) => r.idempotencyKey)}::text[],
+      ${column((r) => r.hostNote)}::jsonb[], ${column((r) => r.idempotencyKey)}::text[],
       ${column((r) => r.eventId)}::text[], ${column((r) => r.requestBody)}::text[],
-      ${column((r) => json(r.result))}::jsonb[], ${column((r) => r.leadId)}::uuid[]
+      ${column((r) => r.result)}::jsonb[], ${column((r) => r.leadId)}::uuid[]
     )`;
 }
 
 /**
  * Postgres text and jsonb hold neither NUL nor lone UTF-16 surrogates, and senders control the
  * bodies, ids and key names recorded here: replace both with U+FFFD so every attempt can be kept.
- * A deep copy of the JSON-like attempt (undefined properties left out, as JSON would), walked
- * directly: a JSON round trip with a reviver costs several times more on every request.
+ * JSON values are copied with every string and key made safe (undefined properties left out, as
+ * JSON would), walked directly: a JSON round trip with a reviver costs several times more.
  */
-function postgresSafe(attempt: DeliveryAttempt): DeliveryAttempt {
-  return safeCopy(attempt) as DeliveryAttempt;
-}
-
 function safeCopy(value: unknown): unknown {
   if (typeof value === 'string') return safeText(value);
   if (Array.isArray(value)) return value.map(safeCopy);
@@ -190,4 +302,8 @@ function safeCopy(value: unknown): unknown {
 
 function safeText(text: string): string {
   return text.replaceAll('\u0000', '\uFFFD').toWellFormed();
+}
+
+function optionalText(text: string | undefined): string | null {
+  return text === undefined ? null : safeText(text);
 }

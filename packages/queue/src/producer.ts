@@ -27,3 +27,34 @@ export async function enqueue<C extends JobContract>(
   const parsed = contract.schema.parse(data);
   await queue.add(contract.name, parsed, { jobId });
 }
+
+export type Enqueue<C extends JobContract> = (data: z.input<C['schema']>, jobId: string) => Promise<void>;
+
+/**
+ * `enqueue` for a busy producer: jobs handed over during one turn of the event loop are added
+ * together with addBulk, one pipeline (one write, one read) instead of a round trip each. Each
+ * caller's promise settles with its batch: if Redis refuses any job of it, every caller hears the
+ * error (a job that did get in is harmless to add again: same jobId, and the worker's effects are
+ * idempotent).
+ */
+export function batchedEnqueue<C extends JobContract>(queue: Queue, contract: C, maxBatch = 500): Enqueue<C> {
+  let pending: { data: unknown; jobId: string; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  const send = async () => {
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return; // sent already, when it filled up
+    try {
+      await queue.addBulk(batch.map(({ data, jobId }) => ({ name: contract.name, data, opts: { jobId } })));
+      for (const job of batch) job.resolve();
+    } catch (err) {
+      for (const job of batch) job.reject(err);
+    }
+  };
+  return (data, jobId) =>
+    new Promise<void>((resolve, reject) => {
+      const parsed = contract.schema.parse(data);
+      pending.push({ data: parsed, jobId, resolve, reject });
+      if (pending.length === 1) setImmediate(() => void send());
+      else if (pending.length >= maxBatch) void send();
+    });
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isolatedQueuePrefix, testEnv } from '../../../tests/support/index.ts';
+import { closeRedisConnection, createProducerConnection } from './connections.ts';
+import { leadJob } from './job-contracts.ts';
+import { batchedEnqueue, createQueue } from './producer.ts';
+
+// batchedEnqueue against the real Redis, on a prefix no worker of the run consumes.
+
+const prefix = isolatedQueuePrefix();
+const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
+const queue = createQueue(leadJob, redis, prefix);
+
+afterAll(async () => {
+  await queue.obliterate({ force: true });
+  await queue.close();
+  await closeRedisConnection(redis);
+});
+
+const leadData = (n: number) => ({
+  leadId: randomUUID(),
+  propertyId: randomUUID(),
+  eventId: `evt-${n}`,
+  receivedAt: new Date().toISOString(),
+  lead: { contact: `lead${n}@example.com` },
+  platform: n % 2 ? 'chatgpt' : null,
+});
+
+/** How many times the connection writes to its socket while `work` runs (one per round trip sent). */
+async function socketWritesDuring(work: () => Promise<unknown>): Promise<number> {
+  await queue.waitUntilReady();
+  const stream = redis.stream;
+  const write = stream.write;
+  let writes = 0;
+  stream.write = function (this: typeof stream, ...args: Parameters<typeof write>) {
+    writes++;
+    return write.apply(this, args);
+  } as typeof write;
+  try {
+    await work();
+  } finally {
+    stream.write = write;
+  }
+  return writes;
+}
+
+describe('batchedEnqueue', () => {
+  it('adds every job handed over in one turn, with its id and the contract defaults', async () => {
+    const enqueue = batchedEnqueue(queue, leadJob);
+    const jobs = Array.from({ length: 20 }, (_, n) => leadData(n));
+    await Promise.all(jobs.map((data) => enqueue(data, data.leadId)));
+    for (const data of jobs) {
+      const job = await queue.getJob(data.leadId);
+      expect(job?.data).toEqual(data);
+      expect(job?.name).toBe(leadJob.name);
+      expect(job?.opts.attempts).toBe(leadJob.options.attempts);
+    }
+  });
+
+  it('sends one turn’s jobs in one write; queue.add one by one would take one write each', async () => {
+    const enqueue = batchedEnqueue(queue, leadJob);
+    const batched = Array.from({ length: 10 }, (_, n) => leadData(100 + n));
+    const batchedWrites = await socketWritesDuring(() => Promise.all(batched.map((d) => enqueue(d, d.leadId))));
+    const single = Array.from({ length: 10 }, (_, n) => leadData(150 + n));
+    const singleWrites = await socketWritesDuring(() =>
+      Promise.all(single.map((d) => queue.add(leadJob.name, d, { jobId: d.leadId }))),
+    );
+    expect(batchedWrites).toBe(1);
+    expect(singleWrites).toBe(10);
+    for (const data of batched) expect(await queue.getJob(data.leadId)).toBeDefined();
+  });
+
+  it('a job handed over again under the same id stays one job', async () => {
+    const enqueue = batchedEnqueue(queue, leadJob);
+    const data = leadData(200);
+    await Promise.all([enqueue(data, data.leadId), enqueue(data, data.leadId)]);
+    await enqueue(data, data.leadId);
+    const waiting = await queue.getJobs(['wait', 'waiting']);
+    expect(waiting.filter((job) => job.id === data.leadId)).toHaveLength(1);
+  });
+
+  it('refuses a payload outside the contract without sending it, and without failing the rest of its turn', async () => {
+    const enqueue = batchedEnqueue(queue, leadJob);
+    const good = leadData(300);
+    const bad = { ...leadData(301), leadId: 'not-a-uuid' };
+    const [badResult, goodResult] = await Promise.allSettled([enqueue(bad, bad.eventId), enqueue(good, good.leadId)]);
+    expect(badResult.status).toBe('rejected');
+    expect(goodResult.status).toBe('fulfilled');
+    expect(await queue.getJob(bad.eventId)).toBeUndefined();
+    expect(await queue.getJob(good.leadId)).toBeDefined();
+  });
+
+  it('a turn with more than maxBatch jobs goes in several batches, every job in one of them', async () => {
+    const enqueue = batchedEnqueue(queue, leadJob, 2);
+    const jobs = Array.from({ length: 5 }, (_, n) => leadData(400 + n));
+    const writes = await socketWritesDuring(() => Promise.all(jobs.map((d) => enqueue(d, d.leadId))));
+    expect(writes).toBe(3);
+    for (const data of jobs) expect(await queue.getJob(data.leadId)).toBeDefined();
+  });
+
+  it('when Redis cannot take the batch, every caller of that batch hears the error', async () => {
+    const closed = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
+    const unreachable = createQueue(leadJob, closed, isolatedQueuePrefix());
+    await unreachable.waitUntilReady();
+    closed.disconnect();
+    const enqueue = batchedEnqueue(unreachable, leadJob);
+    const results = await Promise.allSettled([leadData(500), leadData(501)].map((d) => enqueue(d, d.leadId)));
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    await unreachable.close().catch(() => {});
+  });
+});
