@@ -97,7 +97,7 @@ describe('delivery-log writer', () => {
     });
   });
 
-  it('keeps only a log’s newest 50 waiting rows: an older one settles as soon as it is pushed out', async () => {
+  it('[CRAWL-28] keeps only a log’s newest 50 waiting rows: an older one settles as soon as it is pushed out', async () => {
     const property = await createProperty();
     const other = await createProperty();
     const writer = createDeliveryLogWriter(db, LATER);
