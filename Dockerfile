@@ -42,6 +42,9 @@ COPY . .
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# Fewer glibc malloc arenas: gunzip on libuv's thread pool otherwise leaves the gateway holding
+# tens of MB it never returns (README, "Memory").
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 # Same path as the install stage: pnpm's .bin shims hold absolute paths. Owned by root and only
 # read by the `node` user; tsx keeps its cache in /tmp.

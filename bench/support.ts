@@ -58,6 +58,8 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
           QUEUE_PREFIX: queuePrefix,
           LOG_LEVEL: 'warn',
           HOST: '127.0.0.1',
+          // As the Dockerfile and `pnpm start` run the apps (README, "Memory").
+          MALLOC_ARENA_MAX: '2',
           ...env,
         },
         stdio: ['ignore', 'ignore', 'inherit'],

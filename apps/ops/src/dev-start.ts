@@ -63,7 +63,8 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
         name: app,
         // exec: the app itself receives the signal and reports its own exit code
         command: `exec "${process.execPath}" --import "${tsx}" apps/${app}/src/main.ts`,
-        env,
+        // As the Dockerfile runs them (README, "Memory"); a value of the operator's own wins.
+        env: { MALLOC_ARENA_MAX: '2', ...env },
       })),
       {
         cwd: ROOT,
