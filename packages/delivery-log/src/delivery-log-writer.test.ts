@@ -144,4 +144,18 @@ describe('delivery-log writer', () => {
     for (const [n, p] of properties.entries())
       expect((await recentDeliveries(db, p.id, 'webhook')).map((r) => r.eventId)).toEqual([`attempt-${n}`]);
   });
+
+  it('an onError that throws stops neither the other rows of its batch nor the writer', async () => {
+    const property = await createProperty();
+    const writer = createDeliveryLogWriter(db, LATER);
+    const throwing = () => {
+      throw new Error('a caller bug');
+    };
+    await writer.submit(attempt(randomUUID(), 1), throwing); // no such property: refused, onError throws
+    await writer.submit(attempt(randomUUID(), 2), throwing);
+    const stored = writer.record(attempt(property.id, 3));
+    await writer.flush();
+    await stored;
+    expect((await recentDeliveries(db, property.id, 'webhook')).map((r) => r.eventId)).toEqual(['attempt-3']);
+  });
 });

@@ -7,11 +7,13 @@ export interface DeliveryLogWriter {
   /**
    * Resolves once the attempt is stored and its log pruned, or as soon as 50 newer attempts of its
    * log are handed over before its batch goes (the prune would delete it at once, so it is never
-   * written); rejects if Postgres refused its row. Its batch goes within `maxDelayMs`.
+   * written); rejects if Postgres refused its row. Its batch goes once it has waited `maxDelayMs`
+   * (or sooner, when full), as soon as one of the two writes allowed at a time is free.
    */
   record: (attempt: DeliveryAttempt) => Promise<void>;
   /**
-   * Hands the attempt to a batch that goes within `submitDelayMs`, and resolves at once, so the
+   * Hands the attempt to a batch that goes after `submitDelayMs` at most (as for `record`, a
+   * busy Postgres makes it wait for a free write), and resolves at once, so the
    * caller can answer before the row is written; `onError` hears of a row that could not be
    * stored (this never rejects). Once `maxBacklog` rows already wait, it resolves only when this
    * row is stored: a writer that falls behind slows its callers instead of holding ever more rows
@@ -64,9 +66,9 @@ export function createDeliveryLogWriter(
     try {
       await insertRows(db, batch);
       await pruneLogs(db, batch);
-      for (const p of batch) if (!p.failed) p.resolve();
+      for (const p of batch) if (!p.failed) settle(p);
     } catch (err) {
-      for (const p of batch) if (!p.failed) p.reject(err);
+      for (const p of batch) if (!p.failed) settle(p, { error: err });
     }
   };
   const takeBatch = () => {
@@ -125,7 +127,8 @@ export function createDeliveryLogWriter(
     const rows = pending.get(log) ?? [];
     if (rows.length === 0) pending.set(log, rows);
     rows.push(row);
-    if (rows.length > DELIVERY_LOG_SIZE) rows.shift()?.resolve();
+    const pushedOut = rows.length > DELIVERY_LOG_SIZE ? rows.shift() : undefined;
+    if (pushedOut) settle(pushedOut);
     else pendingCount++;
     pendingDue = Math.min(pendingDue, row.due);
     schedule();
@@ -140,8 +143,11 @@ export function createDeliveryLogWriter(
       }
       return new Promise<void>((resolve) =>
         add(attempt, submitDelayMs, resolve, (err) => {
-          onError(err);
-          resolve();
+          try {
+            onError(err);
+          } finally {
+            resolve();
+          }
         }),
       );
     },
@@ -179,6 +185,19 @@ async function pruneLogs(db: PrismaClient, batch: PendingRow[]) {
 }
 
 const ignore = () => {};
+
+/**
+ * Tells a row's caller how it ended. A caller's callback that throws is its own fault: it must
+ * not stop the rows after it from being settled, or escape into a timer as an unhandled error.
+ */
+function settle(row: PendingRow, failure?: { error: unknown }): void {
+  try {
+    if (failure) row.reject(failure.error);
+    else row.resolve();
+  } catch {
+    // nothing to do here: the writer has no one else to tell
+  }
+}
 
 /**
  * A row as it will be inserted, copied from the attempt when it is handed over: flat, with text
@@ -258,7 +277,7 @@ async function insertRows(db: PrismaClient, batch: PendingRow[]): Promise<void> 
       });
     } catch (err) {
       row.failed = true;
-      row.reject(err);
+      settle(row, { error: err });
     }
   }
 }

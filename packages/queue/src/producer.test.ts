@@ -98,6 +98,21 @@ describe('batchedEnqueue', () => {
     for (const data of jobs) expect(await queue.getJob(data.leadId)).toBeDefined();
   });
 
+  it('a job BullMQ refuses fails only its own caller; the rest of its batch goes in', async () => {
+    const enqueue = batchedEnqueue(queue, leadJob);
+    const good = [leadData(600), leadData(601)];
+    // BullMQ refuses a custom job id that is an integer, for the whole addBulk it is part of.
+    const refused = leadData(602);
+    const results = await Promise.allSettled([
+      enqueue(good[0]!, good[0]!.leadId),
+      enqueue(refused, '602'),
+      enqueue(good[1]!, good[1]!.leadId),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    for (const data of good) expect(await queue.getJob(data.leadId)).toBeDefined();
+    expect(await queue.getJob('602')).toBeUndefined();
+  });
+
   it('when Redis cannot take the batch, every caller of that batch hears the error', async () => {
     const closed = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
     const unreachable = createQueue(leadJob, closed, isolatedQueuePrefix());

@@ -33,9 +33,8 @@ export type Enqueue<C extends JobContract> = (data: z.input<C['schema']>, jobId:
 /**
  * `enqueue` for a busy producer: jobs handed over during one turn of the event loop are added
  * together with addBulk, one pipeline (one write, one read) instead of a round trip each. Each
- * caller's promise settles with its batch: if Redis refuses any job of it, every caller hears the
- * error (a job that did get in is harmless to add again: same jobId, and the worker's effects are
- * idempotent).
+ * caller's promise resolves once its job is in Redis, and rejects only if its own job could not
+ * be added.
  */
 export function batchedEnqueue<C extends JobContract>(queue: Queue, contract: C, maxBatch = 500): Enqueue<C> {
   let pending: { data: unknown; jobId: string; resolve: () => void; reject: (err: unknown) => void }[] = [];
@@ -46,8 +45,14 @@ export function batchedEnqueue<C extends JobContract>(queue: Queue, contract: C,
     try {
       await queue.addBulk(batch.map(({ data, jobId }) => ({ name: contract.name, data, opts: { jobId } })));
       for (const job of batch) job.resolve();
-    } catch (err) {
-      for (const job of batch) job.reject(err);
+    } catch {
+      // One refused job fails the whole addBulk, though the others may be in. Add each again on
+      // its own (a job already in is a no-op under its id), so only a job that truly failed fails.
+      await Promise.all(
+        batch.map(({ data, jobId, resolve, reject }) =>
+          queue.add(contract.name, data, { jobId }).then(() => resolve(), reject),
+        ),
+      );
     }
   };
   return (data, jobId) =>

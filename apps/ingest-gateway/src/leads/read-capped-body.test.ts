@@ -43,6 +43,19 @@ describe('readCappedBody', () => {
     await expect(read).rejects.toThrow(/cut off/);
   });
 
+  it('rejects at once when the sender hung up before the read began (no listener would ever fire)', async () => {
+    const body = new PassThrough();
+    body.write('{"contact":');
+    body.destroy();
+    await new Promise((r) => setImmediate(r)); // 'close' has been emitted
+    await expect(readCappedBody(body, 100)).rejects.toThrow(/cut off/);
+    const failed = new PassThrough();
+    failed.on('error', () => {});
+    failed.destroy(new Error('socket reset'));
+    await new Promise((r) => setImmediate(r));
+    await expect(readCappedBody(failed, 100)).rejects.toThrow('socket reset');
+  });
+
   it('rejects with the stream’s error', async () => {
     const body = new PassThrough();
     const read = readCappedBody(body, 100);

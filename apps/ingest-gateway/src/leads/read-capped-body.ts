@@ -8,6 +8,11 @@ import type { Readable } from 'node:stream';
  * webhook's hot path the iterator's machinery cost more than the read itself.
  */
 export function readCappedBody(body: Readable, maxBytes: number): Promise<Buffer | 'too_large'> {
+  // A sender may hang up while the handler still awaits something else (a property lookup): the
+  // stream is then already closed, and listeners added now would never hear a thing.
+  if (body.destroyed || body.readableEnded) {
+    return Promise.reject(body.errored ?? new Error('the body was cut off before it was read'));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
