@@ -17,10 +17,9 @@ export interface AnswerCache {
   answer(key: string, compute: () => Promise<unknown>): Promise<Buffer | null>;
 }
 
-const NOT_FOUND = Buffer.alloc(0);
-
 interface Entry {
-  body: Buffer;
+  /** The serialized answer; null for a detail id that is not in scope (a 404, cached like any answer). */
+  body: Buffer | null;
   computedAt: number;
 }
 
@@ -28,17 +27,17 @@ export function createAnswerCache(options: { ttlMs: number; maxBytes: number; no
   const now = options.now ?? Date.now;
   const serialize = async (compute: () => Promise<unknown>) => {
     const body = await compute();
-    return body === null ? NOT_FOUND : Buffer.from(JSON.stringify(body));
+    return body === null ? null : Buffer.from(JSON.stringify(body));
   };
   if (options.ttlMs <= 0) {
-    return { answer: async (_key, compute) => nullIfNotFound(await serialize(compute)) };
+    return { answer: (_key, compute) => serialize(compute) };
   }
   const entries = new LRUCache<string, Entry>({
     ttl: 2 * options.ttlMs,
     maxSize: options.maxBytes,
-    sizeCalculation: (entry, key) => entry.body.length + key.length + 64,
+    sizeCalculation: (entry, key) => (entry.body?.length ?? 0) + key.length + 64,
   });
-  const computing = new Map<string, Promise<Buffer>>();
+  const computing = new Map<string, Promise<Buffer | null>>();
   const recompute = (key: string, compute: () => Promise<unknown>) => {
     let running = computing.get(key);
     if (!running) {
@@ -56,20 +55,16 @@ export function createAnswerCache(options: { ttlMs: number; maxBytes: number; no
     async answer(key, compute) {
       const entry = entries.get(key);
       const age = entry ? now() - entry.computedAt : Number.POSITIVE_INFINITY;
-      if (entry && age < options.ttlMs) return nullIfNotFound(entry.body);
+      if (entry && age < options.ttlMs) return entry.body;
       if (entry && age < 2 * options.ttlMs) {
         // Stale but young enough: answer it, and let one request bring it up to date. A failed
         // refresh is tried again by the next request; past twice the TTL it reaches the caller.
         recompute(key, compute).catch(() => {});
-        return nullIfNotFound(entry.body);
+        return entry.body;
       }
-      return nullIfNotFound(await recompute(key, compute));
+      return recompute(key, compute);
     },
   };
-}
-
-function nullIfNotFound(buffer: Buffer): Buffer | null {
-  return buffer === NOT_FOUND ? null : buffer;
 }
 
 /** Everything the rows of an answer depend on, in a stable order; JSON, so no value can forge a separator. */

@@ -40,7 +40,6 @@ function appWith(checks: ReadinessCheck[], closing = false) {
       redis: harness.redis,
       keyPrefix: isolatedQueuePrefix(),
       limitPerMinute: 100,
-      logger,
     }),
     now: () => new Date(),
   });

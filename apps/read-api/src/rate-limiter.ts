@@ -1,4 +1,3 @@
-import type { Logger } from '@vt/logger';
 import type { Redis } from '@vt/queue';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
@@ -28,7 +27,6 @@ export function createReadRateLimiter(options: {
   redis: Redis;
   keyPrefix: string;
   limitPerMinute: number;
-  logger: Logger;
   now?: () => number;
 }): ReadRateLimiter {
   const { limitPerMinute: limit } = options;
@@ -59,8 +57,7 @@ export function createReadRateLimiter(options: {
         return decide(true, await limiter.consume(keyId));
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decide(false, rejection);
-        options.logger.error({ err: rejection }, 'rate limiter failed');
-        throw rejection;
+        throw rejection; // the app's error handler logs it and answers 500
       }
     },
   };

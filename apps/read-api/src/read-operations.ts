@@ -24,7 +24,7 @@ import { type DayRange, type KeyPrincipal, type Page, propertiesToRead } from '.
 export interface ReadRequest<Query> {
   principal: KeyPrincipal;
   query: Query;
-  /** Resolved for endpoints that take `from`/`to`; the 30 days ending today otherwise. */
+  /** Resolved for endpoints that take `from`/`to`; empty (`from` and `to` both '') for the others, which read no range. */
   range: DayRange;
   page: Page;
   /** The path id of a detail endpoint. */

@@ -52,7 +52,6 @@ export async function startReadApi(config: ReadApiConfig, logger: Logger): Promi
       redis,
       keyPrefix: config.QUEUE_PREFIX,
       limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-      logger,
     }),
     now: () => new Date(),
   });

@@ -13,7 +13,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createReadApiHarness } from './testing/read-api-harness.ts';
-import { type ReadWorld, seedReadWorld, WORLD_DAYS, WORLD_MODELS } from './testing/read-world.ts';
+import { type ReadWorld, seedReadWorld, WORLD_DAYS, WORLD_MODELS, worldAnswer } from './testing/read-world.ts';
 
 // Endpoint behaviour of the read API (/v1), rule by rule (READ-6..9, READ-20..29), against the
 // seeded read world. Every expected value is computed from the world's documented layout by the
@@ -81,7 +81,6 @@ function buildAnswers(): Answer[] {
       const date = day(back);
       for (const promptId of property.promptIds) {
         for (const model of WORLD_MODELS) {
-          const mentioned = back % 2 === 0;
           rows.push({
             prop,
             propertyId: property.id,
@@ -89,17 +88,7 @@ function buildAnswers(): Answer[] {
             model,
             back,
             date,
-            mentioned,
-            matchedTerm: mentioned ? prop : null,
-            position: mentioned ? 10 + back : null,
-            sentiment: mentioned ? 0.5 : null,
-            text: mentioned
-              ? `# Answer\n\nFor this, **${prop}** is a good choice (${date}, ${model}).`
-              : `# Answer\n\nSeveral vendors exist (${date}, ${model}).`,
-            urls: mentioned
-              ? [`https://docs.${prop}.example.com/guide`, 'https://www.wikipedia.org/wiki/Vendors']
-              : ['https://www.wikipedia.org/wiki/Vendors'],
-            rivalNamed: back % 3 === 0,
+            ...worldAnswer(prop, back, date, model),
           });
         }
       }

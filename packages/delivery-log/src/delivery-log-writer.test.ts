@@ -158,4 +158,29 @@ describe('delivery-log writer', () => {
     await stored;
     expect((await recentDeliveries(db, property.id, 'webhook')).map((r) => r.eventId)).toEqual(['attempt-3']);
   });
+
+  it('[CRAWL-28] one batch prunes every log it touched to its own newest 50, channel by channel', async () => {
+    const [p, q] = await Promise.all([createProperty(), createProperty()]);
+    const seed = createDeliveryLogWriter(db, LATER);
+    for (let n = 0; n < DELIVERY_LOG_SIZE; n++) {
+      await seed.submit(attempt(p.id, n), unexpected);
+      await seed.submit({ ...attempt(p.id, n), channel: 'crawl' }, unexpected);
+      await seed.submit(attempt(q.id, n), unexpected);
+    }
+    await seed.flush();
+    const writer = createDeliveryLogWriter(db, LATER);
+    await writer.submit(attempt(p.id, 100), unexpected);
+    await writer.submit(attempt(q.id, 100), unexpected);
+    await writer.flush(); // one batch, two logs over 50; p's crawl log not in it
+    const ids = async (propertyId: string, channel: 'webhook' | 'crawl') =>
+      (await db.deliveryLogEntry.findMany({ where: { propertyId, channel }, select: { eventId: true } })).map(
+        (r) => r.eventId,
+      );
+    for (const id of [p.id, q.id]) {
+      const kept = await ids(id, 'webhook');
+      expect(kept).toHaveLength(DELIVERY_LOG_SIZE);
+      expect(kept).toContain('attempt-100');
+    }
+    expect(await ids(p.id, 'crawl')).toHaveLength(DELIVERY_LOG_SIZE);
+  });
 });

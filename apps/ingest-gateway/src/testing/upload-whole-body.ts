@@ -28,18 +28,13 @@ export function uploadWholeBody(
       settled = true;
       resolve({ status: answer?.status ?? 0, text: answer?.text ?? '', senderError });
     };
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => {
-        answer = { status: res.statusCode ?? 0, text };
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) =>
+      readAnswer(res, (read) => {
+        answer = read;
         // Let a reset that follows the answer show up before reporting.
         setTimeout(settle, 50);
-      });
-    });
+      }),
+    );
     req.on('error', (err: NodeJS.ErrnoException) => {
       senderError = err.code ?? err.message;
       setTimeout(settle, 50);
@@ -77,18 +72,13 @@ export function rawPost(
 ): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) =>
+      readAnswer(res, (read) => {
         answered = true;
         if (!end) req.destroy();
-        resolve({ status: res.statusCode ?? 0, text });
-      });
-    });
+        resolve(read);
+      }),
+    );
     req.on('error', (err) => {
       if (!answered) reject(err);
     });
@@ -101,6 +91,16 @@ export function rawPost(
       if (end) req.end();
     })();
   });
+}
+
+/** Reads the whole answer as text, then hands it over with its status. */
+function readAnswer(res: http.IncomingMessage, done: (answer: { status: number; text: string }) => void): void {
+  let text = '';
+  res.setEncoding('utf8');
+  res.on('data', (chunk: string) => {
+    text += chunk;
+  });
+  res.on('end', () => done({ status: res.statusCode ?? 0, text }));
 }
 
 /** `bytes` cut into pieces of `size` bytes (the last may be shorter). */

@@ -58,7 +58,6 @@ export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
       redis,
       keyPrefix: prefix,
       limitPerMinute: options.rateLimitPerMinute ?? 100_000,
-      logger,
     }),
     now: () => now,
   });

@@ -126,6 +126,28 @@ export async function seedReadWorld(db: PrismaClient, today: Date) {
 
 export type ReadWorld = Awaited<ReturnType<typeof seedReadWorld>>;
 
+/**
+ * The answer the world holds for a brand's prompt, `daysBack` days before today (`day`), from one
+ * model: the one definition the seeding and the tests' expectations share.
+ */
+export function worldAnswer(brand: string, daysBack: number, day: string, model: string) {
+  const mentioned = daysBack % 2 === 0;
+  return {
+    mentioned,
+    matchedTerm: mentioned ? brand : null,
+    position: mentioned ? 10 + daysBack : null,
+    sentiment: mentioned ? 0.5 : null,
+    text: mentioned
+      ? `# Answer\n\nFor this, **${brand}** is a good choice (${day}, ${model}).`
+      : `# Answer\n\nSeveral vendors exist (${day}, ${model}).`,
+    urls: mentioned
+      ? [`https://docs.${brand}.example.com/guide`, 'https://www.wikipedia.org/wiki/Vendors']
+      : ['https://www.wikipedia.org/wiki/Vendors'],
+    /** Whether the answer also names the property's rival competitor. */
+    rivalNamed: daysBack % 3 === 0,
+  };
+}
+
 async function seedAnswers(
   db: PrismaClient,
   propertyId: string,
@@ -142,26 +164,17 @@ async function seedAnswers(
     for (const promptId of promptIds) {
       for (const model of WORLD_MODELS) {
         const id = randomUUID();
-        const mentioned = d % 2 === 0;
-        const text = mentioned
-          ? `# Answer\n\nFor this, **${brand}** is a good choice (${formatUtcDay(day)}, ${model}).`
-          : `# Answer\n\nSeveral vendors exist (${formatUtcDay(day)}, ${model}).`;
+        const answer = worldAnswer(brand, d, formatUtcDay(day), model);
+        const { urls, rivalNamed, ...columns } = answer;
         responses.push({
           id,
           propertyId,
           promptId,
           model,
           day,
-          mentioned,
-          matchedTerm: mentioned ? brand : null,
-          position: mentioned ? 10 + d : null,
-          sentiment: mentioned ? 0.5 : null,
-          excerpt: text.replace(/[#*]/g, '').trim().slice(0, 300),
-          text,
+          ...columns,
+          excerpt: answer.text.replace(/[#*]/g, '').trim().slice(0, 300),
         });
-        const urls = mentioned
-          ? [`https://docs.${brand}.example.com/guide`, 'https://www.wikipedia.org/wiki/Vendors']
-          : ['https://www.wikipedia.org/wiki/Vendors'];
         urls.forEach((url, ordinal) => {
           sources.push({
             responseId: id,
@@ -173,7 +186,7 @@ async function seedAnswers(
             model,
           });
         });
-        if (d % 3 === 0) {
+        if (rivalNamed) {
           competitorMentions.push({ responseId: id, competitorId: rivalId, position: 40, propertyId, day, model });
         }
       }
