@@ -7,6 +7,6 @@ export {
   type RedisConnectionOptions,
 } from './connections.ts';
 export { type CrawlBatchJobData, crawlBatchJob, jobContracts, type LeadJobData, leadJob } from './job-contracts.ts';
-export { batchedEnqueue, createQueue, type Enqueue, enqueue } from './producer.ts';
+export { batchedEnqueue, createQueue, enqueue } from './producer.ts';
 export { QUEUE_NAMES, type QueueName } from './queue-names.ts';
 export { createJobWorker } from './worker.ts';

@@ -28,7 +28,7 @@ export async function enqueue<C extends JobContract>(
   await queue.add(contract.name, parsed, { jobId });
 }
 
-export type Enqueue<C extends JobContract> = (data: z.input<C['schema']>, jobId: string) => Promise<void>;
+type Enqueue<C extends JobContract> = (data: z.input<C['schema']>, jobId: string) => Promise<void>;
 
 /**
  * `enqueue` for a busy producer: jobs handed over during one turn of the event loop are added
