@@ -33,7 +33,9 @@ COPY packages/db/package.json ./packages/db/
 COPY packages/delivery-log/package.json ./packages/delivery-log/
 COPY packages/logger/package.json ./packages/logger/
 COPY packages/queue/package.json ./packages/queue/
+COPY packages/redis/package.json ./packages/redis/
 COPY packages/service-runtime/package.json ./packages/service-runtime/
+COPY packages/test-support/package.json ./packages/test-support/
 # devDependencies are installed on purpose: tsx, which runs every app, is one of them.
 RUN --mount=type=cache,id=vt-pnpm-store,target=/pnpm-store \
     pnpm install --frozen-lockfile --store-dir /pnpm-store

@@ -1,6 +1,6 @@
 // pnpm bench:ingest — crawl ingest throughput, latency and memory, beside the in-process floor.
 //
-// Generates >= 1M realistic request lines (../shared/tools/gen-access-log.mjs) in gzip NDJSON
+// Generates >= 1M realistic request lines (the generator vendored in packages/test-support) in gzip NDJSON
 // batches of 10,000, starts one real ingest-gateway and one crawl-worker process on a scratch
 // database and Redis prefix, posts every batch from 4 concurrent senders, and prints:
 //   accepted lines/s, p50/p99 batch latency, gateway peak RSS, time until the worker has stored
@@ -17,9 +17,9 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { CrawlerIpIndex, hostOfReferrer, matchAiCrawler, parsePublishedRanges, platformForHost } from '@vt/attribution';
 import { deriveCrawlToken } from '@vt/credentials';
-import { createBenchEnvironment, log, ROOT, sleep, waitFor } from './support.ts';
+import { GENERATOR } from '@vt/test-support/access-log';
+import { createBenchEnvironment, log, sleep, waitFor } from './support.ts';
 
-const GENERATOR = join(ROOT, '..', 'shared', 'tools', 'gen-access-log.mjs');
 const { values: opts } = parseArgs({
   options: { lines: { type: 'string', default: '1000000' }, senders: { type: 'string', default: '4' } },
 });

@@ -1,5 +1,5 @@
+import { freePort, runScript, waitForOk } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { freePort, runScript, waitForOk } from './support/index.ts';
 
 // Every app as a real process: it validates config at start, answers /healthz, /readyz and
 // /metrics against the real Postgres and Redis, logs JSON, and exits cleanly on SIGTERM.

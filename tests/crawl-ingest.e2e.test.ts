@@ -1,7 +1,5 @@
 import { gzipSync } from 'node:zlib';
 import { deriveCrawlToken } from '@vt/credentials';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   freePort,
   generateAccessLog,
@@ -12,7 +10,9 @@ import {
   testEnv,
   uniqueSlug,
   waitForOk,
-} from './support/index.ts';
+} from '@vt/test-support';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The whole crawl path with real processes: gateway → Redis (BullMQ) → crawl worker → Postgres,
 // fed by the shared generator, compared with its ground truth to the line.

@@ -1,8 +1,8 @@
 import { hashApiKey } from '@vt/credentials';
 import { dropDatabase } from '@vt/db';
+import { freePort, isolatedQueuePrefix, runScript, testEnv } from '@vt/test-support';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, isolatedQueuePrefix, runScript, testEnv } from './support/index.ts';
 
 // `pnpm start` (= tsx apps/ops/src/main.ts start) as a new user runs it, on a database that does
 // not exist yet: it must create and migrate it, seed the demo team, start all four apps, print the

@@ -2,15 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { crawlWorkerConfigSchema, parseConfig } from '@vt/config';
 import { formatUtcDay } from '@vt/db';
 import { createLogger } from '@vt/logger';
-import {
-  type CrawlBatchJobData,
-  closeRedisConnection,
-  crawlBatchJob,
-  createProducerConnection,
-  createQueue,
-} from '@vt/queue';
+import { type CrawlBatchJobData, crawlBatchJob, createQueue } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
+import { freePort, isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '../../../tests/support/index.ts';
 import { startCrawlWorker } from './start.ts';
 
 const db = testDb();

@@ -1,7 +1,8 @@
 import type { CrawlWorkerConfig } from '@vt/config';
 import { createPrismaClient, processedJobsPruneTask } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { closeRedisConnection, crawlBatchJob, createJobWorker, createWorkerConnection } from '@vt/queue';
+import { crawlBatchJob, createJobWorker } from '@vt/queue';
+import { closeRedisConnection, createWorkerConnection } from '@vt/redis';
 import { pingPostgres, pingRedis, type Service, startWorkerService } from '@vt/service-runtime';
 import { processCrawlBatch } from './jobs/crawl-batch.ts';
 

@@ -2,7 +2,8 @@ import type { IngestGatewayConfig } from '@vt/config';
 import { createPrismaClient } from '@vt/db';
 import { createDeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
-import { closeRedisConnection, crawlBatchJob, createProducerConnection, createQueue, leadJob } from '@vt/queue';
+import { crawlBatchJob, createQueue, leadJob } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import {
   closeOnce,
   createMetricsRegistry,

@@ -1,15 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { connect, createServer, type Socket } from 'node:net';
-import { closeRedisConnection, createProducerConnection, createQueue, type LeadJobData, leadJob } from '@vt/queue';
+import { createQueue, type LeadJobData, leadJob } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
+import { freePort, isolatedQueuePrefix, type RunningProcess, runScript, testEnv, waitForOk } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  freePort,
-  isolatedQueuePrefix,
-  type RunningProcess,
-  runScript,
-  testEnv,
-  waitForOk,
-} from '../../../tests/support/index.ts';
 import { db, leadJobData, newProperty, snapshot } from './jobs/store-lead.fixtures.ts';
 
 // A real lead-worker process (main.ts, as deployed) SIGKILLed at the two moments that matter, then a

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { leadWorkerConfigSchema, parseConfig } from '@vt/config';
 import { createLogger } from '@vt/logger';
-import { closeRedisConnection, createProducerConnection, createQueue, leadJob } from '@vt/queue';
+import { createQueue, leadJob } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
+import { freePort, isolatedQueuePrefix, testEnv } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, isolatedQueuePrefix, testEnv } from '../../../tests/support/index.ts';
 import { db, leadJobData, newProperty, snapshot } from './jobs/store-lead.fixtures.ts';
 import { startLeadWorker } from './start.ts';
 

@@ -1,7 +1,8 @@
 import type { LeadWorkerConfig } from '@vt/config';
 import { createPrismaClient, processedJobsPruneTask } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { closeRedisConnection, createJobWorker, createWorkerConnection, leadJob } from '@vt/queue';
+import { createJobWorker, leadJob } from '@vt/queue';
+import { closeRedisConnection, createWorkerConnection } from '@vt/redis';
 import { pingPostgres, pingRedis, type Service, startWorkerService } from '@vt/service-runtime';
 import { applyLead } from './jobs/store-lead.ts';
 

@@ -5,8 +5,8 @@ import {
   isWellFormedApiKey,
   verifyCrawlToken,
 } from '@vt/credentials';
+import { runScript, testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { runScript, testDb, testEnv, uniqueSlug } from '../../../tests/support/index.ts';
 import { ops } from './testing/run-ops.ts';
 
 async function newTeam() {

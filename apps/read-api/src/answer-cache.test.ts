@@ -1,8 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerCacheKey, createAnswerCache } from './answer-cache.ts';
-import { createReadApiHarness } from './testing/read-api-harness.ts';
-import { type ReadWorld, seedReadWorld } from './testing/read-world.ts';
+import { createReadApiHarness, type ReadWorld, seedReadWorld } from './testing/index.ts';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

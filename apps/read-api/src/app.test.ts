@@ -1,17 +1,17 @@
 import { readEndpoints } from '@vt/contracts';
 import { createLogger } from '@vt/logger';
-import { createProducerConnection } from '@vt/queue';
+import { createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry, pingPostgres, pingRedis, type ReadinessCheck } from '@vt/service-runtime';
+import { isolatedQueuePrefix } from '@vt/test-support';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isolatedQueuePrefix } from '../../../tests/support/index.ts';
 import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
 import { buildReadApi } from './app.ts';
 import { createReadRateLimiter } from './rate-limiter.ts';
 import { createReadOperations } from './read-operations.ts';
 import { standardReadRoutes } from './start.ts';
-import { createReadApiHarness } from './testing/read-api-harness.ts';
+import { createReadApiHarness } from './testing/index.ts';
 
 // The parts of the read API app around /v1: liveness, readiness, metrics, the docs page and the
 // specification document it renders. /v1 itself is covered by v1-protocol and v1-endpoints tests.

@@ -5,8 +5,7 @@ import addFormats from 'ajv-formats';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { createReadApiHarness } from './testing/read-api-harness.ts';
-import { type ReadWorld, seedReadWorld } from './testing/read-world.ts';
+import { createReadApiHarness, type ReadWorld, seedReadWorld } from './testing/index.ts';
 
 // The document the read API serves, checked three ways: against the OpenAPI 3.1 schema, against
 // what it promises about every catalogued operation, and against real answers of the running app.

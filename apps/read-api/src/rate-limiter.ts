@@ -1,4 +1,4 @@
-import type { Redis } from '@vt/queue';
+import { type Redis, redisKey } from '@vt/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface RateLimitDecision {
@@ -33,7 +33,7 @@ export function createReadRateLimiter(options: {
   const now = options.now ?? Date.now;
   const limiter = new RateLimiterRedis({
     storeClient: options.redis,
-    keyPrefix: `${options.keyPrefix}:read-rate`,
+    keyPrefix: redisKey(options.keyPrefix, 'read-rate'),
     points: limit,
     duration: WINDOW_SECONDS,
     rejectIfRedisNotReady: true,

@@ -2,7 +2,7 @@ import type { ReadApiConfig } from '@vt/config';
 import { readEndpoints } from '@vt/contracts';
 import { createPrismaClient } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { closeRedisConnection, createProducerConnection } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import {
   closeOnce,
   createMetricsRegistry,

@@ -12,8 +12,14 @@ import {
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createReadApiHarness } from './testing/read-api-harness.ts';
-import { type ReadWorld, seedReadWorld, WORLD_DAYS, WORLD_MODELS, worldAnswer } from './testing/read-world.ts';
+import {
+  createReadApiHarness,
+  type ReadWorld,
+  seedReadWorld,
+  WORLD_DAYS,
+  WORLD_MODELS,
+  worldAnswer,
+} from './testing/index.ts';
 
 // Endpoint behaviour of the read API (/v1), rule by rule (READ-6..9, READ-20..29), against the
 // seeded read world. Every expected value is computed from the world's documented layout by the

@@ -4,8 +4,7 @@ import { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from '
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createReadApiHarness } from './testing/read-api-harness.ts';
-import { type ReadWorld, seedReadWorld } from './testing/read-world.ts';
+import { createReadApiHarness, type ReadWorld, seedReadWorld } from './testing/index.ts';
 import type { ReadRoute } from './v1-router.ts';
 
 // Protocol rules of the read API (/v1): methods, error envelope, authentication, query

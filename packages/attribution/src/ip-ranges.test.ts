@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFixtureRanges } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { writeFixtureRanges } from './access-log-generator.test-support.ts';
 import {
   AI_CRAWLERS,
   CrawlerIpIndex,

@@ -1,5 +1,5 @@
+import { generatorAiCrawlers, generatorHumans, generatorOtherBots } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { generatorAiCrawlers, generatorHumans, generatorOtherBots } from './access-log-generator.test-support.ts';
 import { AI_CRAWLER_UA_MARKERS, AI_CRAWLERS, matchAiCrawler } from './index.ts';
 
 const ua = (token: string) =>

@@ -37,12 +37,16 @@ export const databaseEnv = {
 };
 
 export const redisEnv = {
-  REDIS_URL: redisUrl.default('redis://127.0.0.1:6379').describe('Redis connection URL (BullMQ queues).'),
+  REDIS_URL: redisUrl
+    .default('redis://127.0.0.1:6379')
+    .describe('Redis connection URL (BullMQ queues, rate limits, webhook duplicates).'),
   QUEUE_PREFIX: z
     .string()
     .regex(/^\{[A-Za-z0-9_.:-]{1,64}\}$/, 'must be a Redis Cluster hash tag such as {vt}')
     .default('{vt}')
-    .describe('Prefix of every BullMQ key; a {hash tag} keeps a queue on one Redis Cluster slot.'),
+    .describe(
+      "Prefix of every Redis key of the deployment (BullMQ's and the service's own); a {hash tag} keeps them on one Redis Cluster slot.",
+    ),
 };
 
 export const logEnv = {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testDb, testEnv } from '../../../tests/support/index.ts';
 import { applyMigrations, dropDatabase, ensureDatabaseExists, listMigrations } from './index.ts';
+import { runDatabaseUrl, runDatabase as testDb } from './testing/run-database.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
 
@@ -84,12 +84,12 @@ describe('schema and migrations', () => {
   });
 
   it('applying again changes nothing', async () => {
-    const result = await applyMigrations(testEnv.DATABASE_URL);
+    const result = await applyMigrations(runDatabaseUrl);
     expect(result.every((m) => !m.applied)).toBe(true);
   });
 
   describe('on a scratch database', () => {
-    const scratchUrl = testEnv.DATABASE_URL.replace(/\/([^/]+)$/, '/$1_scratch');
+    const scratchUrl = runDatabaseUrl.replace(/\/([^/]+)$/, '/$1_scratch');
     afterAll(() => dropDatabase(scratchUrl));
 
     it('applies a new migration once, and refuses one edited after it was applied', async () => {

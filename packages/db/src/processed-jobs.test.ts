@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { testDb, uniqueSlug } from '../../../tests/support/index.ts';
 import { PROCESSED_JOB_RETENTION_MS, processedJobsPruneTask, pruneProcessedJobs } from './processed-jobs.ts';
+import { runDatabase as testDb, uniqueName as uniqueSlug } from './testing/run-database.ts';
 
 describe('pruneProcessedJobs', () => {
   it('deletes only the markers of its queue that are older than the retention', async () => {

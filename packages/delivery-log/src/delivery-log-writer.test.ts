@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { testDb, uniqueSlug } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { testDb, uniqueSlug } from '../../../tests/support/index.ts';
 import { recentDeliveries } from './delivery-log.ts';
 import { createDeliveryLogWriter } from './delivery-log-writer.ts';
 import { DELIVERY_LOG_SIZE } from './log-size.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
+import { isolatedQueuePrefix, testEnv } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isolatedQueuePrefix, testEnv } from '../../../tests/support/index.ts';
-import { closeRedisConnection, createProducerConnection } from './connections.ts';
 import { leadJob } from './job-contracts.ts';
 import { batchedEnqueue, createQueue } from './producer.ts';
 

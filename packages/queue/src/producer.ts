@@ -1,5 +1,5 @@
+import type { Redis } from '@vt/redis';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 
 interface JobContract {

@@ -1,5 +1,5 @@
+import type { Redis } from '@vt/redis';
 import { type Job, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 
 interface JobContract<S extends z.ZodType> {

@@ -1,9 +1,9 @@
 import { Writable } from 'node:stream';
 import { createLogger } from '@vt/logger';
-import { closeRedisConnection, createProducerConnection, createWorkerConnection } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection, createWorkerConnection } from '@vt/redis';
+import { isolatedQueuePrefix, testEnv } from '@vt/test-support';
 import { Queue, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { isolatedQueuePrefix, testEnv } from '../../../tests/support/index.ts';
 import { startWorkerService } from './worker-service.ts';
 
 describe('startWorkerService', () => {

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatUtcDay } from '@vt/db';
 import type { CrawlBatchJobData } from '@vt/queue';
-import { testDb, uniqueSlug } from '../../../../tests/support/index.ts';
+import { testDb, uniqueSlug } from '@vt/test-support';
 import { crawlBatchJobKey, processCrawlBatch } from './crawl-batch.ts';
 
 export type KeptEvent = CrawlBatchJobData['events'][number];

@@ -1,6 +1,6 @@
 import { CrawlerIpIndex } from '@vt/attribution';
+import { countBy, generateAccessLog } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { countBy, generateAccessLog } from '../../../../tests/support/index.ts';
 import { BatchClassifier } from './batch-classifier.ts';
 import { JsonArraySplitter } from './json-array-splitter.ts';
 

@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { deriveWebhookSecret } from '@vt/credentials';
 import { recentDeliveries } from '@vt/delivery-log';
+import { testEnv } from '@vt/test-support';
 import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { testEnv } from '../../../../tests/support/index.ts';
 import { createGatewayHarness } from '../testing/gateway-harness.ts';
 import { rawPost as postInChunks, split, uploadWholeBody } from '../testing/upload-whole-body.ts';
 

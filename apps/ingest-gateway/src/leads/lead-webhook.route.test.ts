@@ -2,10 +2,10 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { AI_PLATFORM_IDS } from '@vt/attribution';
 import { deriveWebhookSecret, signWebhookPayload } from '@vt/credentials';
 import { recentDeliveries } from '@vt/delivery-log';
+import { testEnv } from '@vt/test-support';
 import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testEnv } from '../../../../tests/support/index.ts';
 import { createGatewayHarness } from '../testing/gateway-harness.ts';
 
 // The lead webhook as a sender meets it: reason codes and their order, the signature contract,

@@ -2,17 +2,10 @@ import { deriveCrawlToken } from '@vt/credentials';
 import type { Plan, Property } from '@vt/db';
 import { createDeliveryLogWriter } from '@vt/delivery-log';
 import { createLogger } from '@vt/logger';
-import {
-  type CrawlBatchJobData,
-  closeRedisConnection,
-  crawlBatchJob,
-  createProducerConnection,
-  createQueue,
-  type LeadJobData,
-  leadJob,
-} from '@vt/queue';
+import { type CrawlBatchJobData, crawlBatchJob, createQueue, type LeadJobData, leadJob } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry, type ReadinessCheck } from '@vt/service-runtime';
-import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '../../../../tests/support/index.ts';
+import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import { buildIngestGateway } from '../app.ts';
 import type { IpVerifier } from '../crawl/batch-classifier.ts';
 import type { CrawlIngestDeps } from '../crawl/crawl-ingest.route.ts';

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { formatUtcDay } from '@vt/db';
 import { type LeadJobData, leadJob } from '@vt/queue';
-import { testDb, uniqueSlug } from '../../../../tests/support/index.ts';
+import { testDb, uniqueSlug } from '@vt/test-support';
 import { applyLead, leadJobKey } from './store-lead.ts';
 
 export const db = testDb();

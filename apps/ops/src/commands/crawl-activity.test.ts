@@ -1,7 +1,7 @@
 import { utcDay } from '@vt/db';
 import { recordDeliveryAttempt } from '@vt/delivery-log';
+import { testDb, uniqueSlug } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { testDb, uniqueSlug } from '../../../../tests/support/index.ts';
 import { ops } from '../testing/run-ops.ts';
 
 const db = testDb();

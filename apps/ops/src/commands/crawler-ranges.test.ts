@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -6,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { opsConfigSchema, parseConfig } from '@vt/config';
+import { testDb, testEnv, writeFixtureRanges } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, testDb, testEnv } from '../../../../tests/support/index.ts';
 import { OpsError } from '../ops-error.ts';
 import {
   fetchPublishedRanges,
@@ -21,30 +20,14 @@ import {
 // this file stores belongs to an operator named with this run's suffix, and only those are asserted
 // on and removed.
 
-const GENERATOR = join(ROOT, '..', 'shared', 'tools', 'gen-access-log.mjs');
 const suffix = randomBytes(4).toString('hex');
 const op = (name: string) => `test-${name}-${suffix}`;
 const ctx = () => ({ db: testDb(), config: parseConfig('ops', opsConfigSchema, testEnv) });
 const tempDir = () => mkdtempSync(join(tmpdir(), 'vt-ranges-'));
 
-/** The generator's fixture ranges: one `<operator>.json` per operator in a new directory. */
-function fixtureDir(): string {
-  const dir = tempDir();
-  execFileSync(process.execPath, [
-    GENERATOR,
-    '--lines',
-    '1',
-    '--truth',
-    join(tempDir(), 'truth.json'),
-    '--ranges-out',
-    dir,
-  ]);
-  return dir;
-}
-
 /** The fixture files copied under this run's operator names. */
 function ownFixtureDir(): string {
-  const source = fixtureDir();
+  const source = writeFixtureRanges();
   const dir = tempDir();
   for (const name of readdirSync(source)) {
     writeFileSync(join(dir, `${op(name.replace(/\.json$/, ''))}.json`), readFileSync(join(source, name)));
@@ -64,7 +47,7 @@ afterAll(async () => {
 
 describe('loadRangesFromDirectory', () => {
   it('reads one <operator>.json per operator, as the traffic generator writes them', async () => {
-    const sets = await loadRangesFromDirectory(fixtureDir());
+    const sets = await loadRangesFromDirectory(writeFixtureRanges());
     expect(sets.map((s) => s.operator)).toEqual([
       'amazon',
       'anthropic',
@@ -132,7 +115,7 @@ describe('fetchPublishedRanges', () => {
   const served = new Map<string, string>();
 
   beforeAll(async () => {
-    const dir = fixtureDir();
+    const dir = writeFixtureRanges();
     for (const name of readdirSync(dir)) served.set(`/${name}`, readFileSync(join(dir, name), 'utf8'));
     served.set('/not-json.json', '<html>moved</html>');
     server = createServer((req, res) => {

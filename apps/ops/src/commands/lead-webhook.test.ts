@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { opsConfigSchema, parseConfig } from '@vt/config';
 import { addUtcDays, utcDay } from '@vt/db';
+import { testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { testDb, testEnv, uniqueSlug } from '../../../../tests/support/index.ts';
 import type { OpsContext } from './context.ts';
 import { recentLeads, webhookLog, webhookStatus } from './lead-webhook.ts';
 

@@ -1,4 +1,4 @@
-import { testEnv } from '../../../../tests/support/index.ts';
+import { testEnv } from '@vt/test-support';
 import { runOpsProgram } from '../program.ts';
 
 /** Runs `ops <args> --json` in-process against this run's database; the exit code and the one JSON object. */

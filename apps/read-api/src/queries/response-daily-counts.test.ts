@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { addUtcDays, type PrismaClient, utcDay } from '@vt/db';
+import { testDb, uniqueSlug } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDb, uniqueSlug } from '../../../../tests/support/index.ts';
 
 // The daily counts behind /v1 totals and the visibility series are kept by triggers on
 // `responses`; whatever is written, they must equal counting the answers themselves.

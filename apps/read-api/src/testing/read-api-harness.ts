@@ -1,7 +1,7 @@
 import { createLogger } from '@vt/logger';
-import { closeRedisConnection, createProducerConnection } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
-import { isolatedQueuePrefix, testDb, testEnv } from '../../../../tests/support/index.ts';
+import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
 import { createAnswerCache } from '../answer-cache.ts';
 import { createApiKeyAuthenticator } from '../api-key-auth.ts';
 import { buildReadApi } from '../app.ts';

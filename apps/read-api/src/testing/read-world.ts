@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { generateApiKey } from '@vt/credentials';
 import { addUtcDays, formatUtcDay, type Plan, type Prisma, type PrismaClient, utcDay } from '@vt/db';
-import { uniqueSlug } from '../../../../tests/support/index.ts';
+import { uniqueSlug } from '@vt/test-support';
 
 /**
  * A small, fully known world for read API tests, laid out around `today` (a UTC day):

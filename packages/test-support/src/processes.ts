@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { ROOT } from './paths.ts';
 import { testEnv } from './test-env.ts';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(import.meta.resolve('tsx'));
 
 /** A port nobody listens on right now. */

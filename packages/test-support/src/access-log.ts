@@ -3,11 +3,12 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { parsePublishedRanges } from '@vt/attribution';
-import { ROOT } from './processes.ts';
+import { GENERATOR } from './paths.ts';
 
-/** The workload generator the team shares: realistic request events with their ground truth. */
-export const GENERATOR = join(ROOT, '..', 'shared', 'tools', 'gen-access-log.mjs');
+// The traffic generator's output and its own tables, for tests and benchmarks (no vitest here:
+// benchmarks import this module through `@vt/test-support/access-log`).
+
+export { GENERATOR };
 
 export interface AccessLogTruth {
   lines: number;
@@ -59,7 +60,7 @@ export function generateAccessLog(options: {
   const rangesDir = join(dir, 'ranges');
   const ranges = readdirSync(rangesDir).map((file) => ({
     operator: file.replace(/\.json$/, ''),
-    prefixes: parsePublishedRanges(JSON.parse(readFileSync(join(rangesDir, file), 'utf8'))).prefixes,
+    prefixes: publishedPrefixes(JSON.parse(readFileSync(join(rangesDir, file), 'utf8'))),
   }));
   return {
     gzip,
@@ -79,3 +80,29 @@ export function countBy<T>(items: readonly T[], key: (item: T) => string | undef
   }
   return counts;
 }
+
+/** The prefixes of an operator's published ranges file (`{prefixes: [{ipv4Prefix} | {ipv6Prefix}]}`). */
+function publishedPrefixes(published: { prefixes: { ipv4Prefix?: string; ipv6Prefix?: string }[] }): string[] {
+  return published.prefixes.flatMap((p) => p.ipv4Prefix ?? p.ipv6Prefix ?? []);
+}
+
+/** Writes the generator's fixture ranges, one `<operator>.json` each and nothing else, to a new temporary directory. */
+export function writeFixtureRanges(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vt-ranges-'));
+  const truth = join(mkdtempSync(join(tmpdir(), 'vt-ranges-truth-')), 'truth.json');
+  execFileSync(process.execPath, [GENERATOR, '--lines', '1', '--truth', truth, '--ranges-out', dir]);
+  return dir;
+}
+
+/** A top-level `const NAME = [...];` literal of the generator, evaluated: the exact strings it sends. */
+function generatorTable<T>(name: string): T {
+  const source = readFileSync(GENERATOR, 'utf8');
+  const found = new RegExp(`^const ${name} = (\\[[\\s\\S]*?^\\]);`, 'm').exec(source);
+  if (!found?.[1]) throw new Error(`${name} not found in ${GENERATOR}`);
+  return new Function(`return ${found[1]};`)() as T;
+}
+
+/** [agent, operator, user agent] of every AI crawler the generator sends. */
+export const generatorAiCrawlers = () => generatorTable<[string, string, string][]>('AI_CRAWLERS');
+export const generatorHumans = () => generatorTable<string[]>('HUMANS');
+export const generatorOtherBots = () => generatorTable<string[]>('OTHER_BOTS');

@@ -1,0 +1,14 @@
+export {
+  type AccessLogTruth,
+  countBy,
+  type GeneratedAccessLog,
+  generateAccessLog,
+  generatorAiCrawlers,
+  generatorHumans,
+  generatorOtherBots,
+  writeFixtureRanges,
+} from './access-log.ts';
+export { testDb, uniqueSlug } from './database.ts';
+export { GENERATOR, ROOT } from './paths.ts';
+export { freePort, type RunningProcess, runScript, waitForOk } from './processes.ts';
+export { isolatedQueuePrefix, testEnv } from './test-env.ts';
