@@ -244,7 +244,7 @@ describe('Dockerfile', () => {
   it('runs the apps with MALLOC_ARENA_MAX=2, as pnpm start and the benchmarks do (README, "Memory")', () => {
     const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
     expect(runtimeStage).toMatch(/^ENV MALLOC_ARENA_MAX=2$/m);
-    expect(readRepoFile('apps/ops/src/dev-start.ts')).toContain("MALLOC_ARENA_MAX: '2'");
+    expect(readRepoFile('apps/ops/src/dev/start.ts')).toContain("MALLOC_ARENA_MAX: '2'");
     expect(readRepoFile('README.md')).toContain('`MALLOC_ARENA_MAX=2`');
   });
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { ROOT } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { configReference, embeddedConfigReference } from '../apps/ops/src/commands/docs-config.ts';
+import { configReference, embeddedConfigReference } from '../apps/ops/src/cli/commands/docs-config.ts';
 
 const readme = readFileSync(`${ROOT}README.md`, 'utf8');
 const rootPackage = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));

@@ -1,5 +1,5 @@
-import { runDevStart } from './dev-start.ts';
-import { runOpsProgram } from './program.ts';
+import { runOpsProgram } from './cli/program.ts';
+import { runDevStart } from './dev/start.ts';
 
 const argv = process.argv.slice(2);
 

@@ -3,7 +3,7 @@ import { opsConfigSchema, parseConfig } from '@vt/config';
 import { addUtcDays, utcDay } from '@vt/db';
 import { testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import type { OpsContext } from './context.ts';
+import type { OpsContext } from '../context.ts';
 import { recentLeads, webhookLog, webhookStatus } from './lead-webhook.ts';
 
 // The commands are called directly with a context; the results are plain JSON, so what these

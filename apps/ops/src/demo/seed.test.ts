@@ -4,9 +4,9 @@ import { deriveApiKey, hashApiKey } from '@vt/credentials';
 import { addUtcDays, formatUtcDay, type PrismaClient, utcDay } from '@vt/db';
 import { testDb, testEnv } from '@vt/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OpsError } from '../ops-error.ts';
-import { DEMO_USERS } from './demo-content.ts';
-import { DEMO_DAYS, DEMO_TEAM_SLUG, type DemoSeedResult, demoApiKey, seedDemo } from './demo-seed.ts';
+import { OpsError } from '../cli/ops-error.ts';
+import { DEMO_USERS } from './content.ts';
+import { DEMO_DAYS, DEMO_TEAM_SLUG, type DemoSeedResult, demoApiKey, seedDemo } from './seed.ts';
 
 // Only this file seeds the team with slug 'demo', so every assertion is scoped to it while other
 // suites write to the same database.

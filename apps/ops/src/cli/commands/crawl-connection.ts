@@ -1,7 +1,7 @@
 import { deriveCrawlToken } from '@vt/credentials';
+import type { OpsContext } from '../context.ts';
 import { findProperty, parseOptions, propertyOption } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
-import type { OpsContext } from './context.ts';
 
 /** Bumps the token version: the old token fails at once, on every gateway replica (nothing is cached). */
 export async function rotateCrawlToken(ctx: OpsContext, options: unknown) {

@@ -1,6 +1,6 @@
 import { addUtcDays, utcDay } from '@vt/db';
 import { z } from 'zod';
-import type { OpsContext } from './commands/context.ts';
+import type { OpsContext } from './context.ts';
 import { OpsError } from './ops-error.ts';
 
 // The ops commands' inputs, validated once by zod; the same schemas type the command functions.

@@ -1,8 +1,8 @@
 import { generateApiKey } from '@vt/credentials';
 import { z } from 'zod';
+import type { OpsContext } from '../context.ts';
 import { accessSchema, parseOptions, slugSchema, uuidSchema } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
-import type { OpsContext } from './context.ts';
 import { findTeamBySlug } from './teams.ts';
 
 export const keyCreateInput = z.object({

@@ -1,8 +1,8 @@
 import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import type { Property } from '@vt/db';
 import { z } from 'zod';
+import type { OpsContext } from '../context.ts';
 import { domainSchema, findProperty, parseOptions, planSchema, propertyOption, slugSchema } from '../inputs.ts';
-import type { OpsContext } from './context.ts';
 import { findTeamBySlug } from './teams.ts';
 
 export const propertyCreateInput = z.object({

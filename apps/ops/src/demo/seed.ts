@@ -11,8 +11,9 @@ import {
   type ResponseSource,
   utcDay,
 } from '@vt/db';
-import { OpsError } from '../ops-error.ts';
-import type { OpsContext } from './context.ts';
+import { connectionDetails, propertySummary } from '../cli/commands/properties.ts';
+import type { OpsContext } from '../cli/context.ts';
+import { OpsError } from '../cli/ops-error.ts';
 import {
   COMMON_SOURCES,
   composeAnswer,
@@ -29,8 +30,7 @@ import {
   pick,
   type Rng,
   shuffled,
-} from './demo-content.ts';
-import { connectionDetails, propertySummary } from './properties.ts';
+} from './content.ts';
 
 export const DEMO_TEAM_SLUG = 'demo';
 /** Days of collected answers, ending today (UTC). */

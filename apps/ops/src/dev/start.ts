@@ -8,12 +8,12 @@ import { createPrismaClient } from '@vt/db';
 import concurrently from 'concurrently';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { migrateDatabase } from './commands/database.ts';
-import { DEMO_TEAM_SLUG, demoApiKey, seedDemo } from './commands/demo-seed.ts';
-import { connectionDetails } from './commands/properties.ts';
-import { printBanner } from './dev-banner.ts';
+import { migrateDatabase } from '../cli/commands/database.ts';
+import { connectionDetails } from '../cli/commands/properties.ts';
+import { DEMO_TEAM_SLUG, demoApiKey, seedDemo } from '../demo/seed.ts';
+import { printBanner } from './banner.ts';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ENV_FILE = `${ROOT}.env`;
 const APPS = ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api'] as const;
 

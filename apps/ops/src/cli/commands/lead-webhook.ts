@@ -1,8 +1,8 @@
 import { UNCLASSIFIED_PLATFORM } from '@vt/attribution';
 import { formatUtcDay } from '@vt/db';
 import { isAcceptedLeadAttempt, leadWebhookStatus, recentDeliveries, WEBHOOK_LOG_SHOWN } from '@vt/delivery-log';
+import type { OpsContext } from '../context.ts';
 import { findProperty, parseOptions, propertyAndDays, propertyOption } from '../inputs.ts';
-import type { OpsContext } from './context.ts';
 
 // What the dashboard's lead webhook panel and leads view will show, until the dashboard exists:
 // the webhook status, the webhook delivery log, the recent-leads feed and the AI-attributed counts.

@@ -1,7 +1,7 @@
 import { formatUtcDay } from '@vt/db';
 import { crawlConnectionStatus, isAcceptedCrawlAttempt, recentDeliveries } from '@vt/delivery-log';
+import type { OpsContext } from '../context.ts';
 import { findProperty, parseOptions, propertyAndDays, propertyOption } from '../inputs.ts';
-import type { OpsContext } from './context.ts';
 
 // What the dashboard's crawl panel will show, until the dashboard exists: the connection status,
 // the delivery log, and the activity (daily crawler hits, verified or not, top pages, AI referrals).

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { OpsContext } from '../context.ts';
 import { emailSchema, parseOptions, roleSchema, slugSchema } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
-import type { OpsContext } from './context.ts';
 
 export const userCreateInput = z.object({ email: emailSchema, name: z.string().trim().min(1).max(200) });
 

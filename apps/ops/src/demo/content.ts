@@ -2,7 +2,7 @@ import type { Plan, SubscriptionStatus, TaskPriority, TaskReviewState, TaskStatu
 
 // The words of the demo data: people, brands, prompts, competitors, cited pages, action plans and
 // the pieces answers are composed from, plus the pure function composing an answer (no I/O).
-// demo-seed.ts turns them into rows. Longer than our usual files: almost all of it is data.
+// seed.ts turns them into rows. Longer than our usual files: almost all of it is data.
 //
 // Rule the composer relies on: no template text, competitor name or cited URL contains a brand
 // term (case-insensitively), so an answer mentions the brand exactly when the brand was put in.

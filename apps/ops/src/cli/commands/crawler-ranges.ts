@@ -3,9 +3,9 @@ import { join, resolve } from 'node:path';
 import { CrawlerIpIndex, loadStoredRangeIndex, OPERATOR_RANGE_SOURCES, parsePublishedRanges } from '@vt/attribution';
 import type { PrismaClient } from '@vt/db';
 import { z } from 'zod';
+import type { OpsContext } from '../context.ts';
 import { parseOptions } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
-import type { OpsContext } from './context.ts';
 
 // The AI crawler operators' published IP ranges, stored in crawler_ip_range_sets so every gateway
 // replica verifies against the same set. `pnpm ops crawlers refresh` fetches them (deployments with

@@ -1,17 +1,17 @@
 import { ConfigError, opsConfigSchema, parseConfig } from '@vt/config';
 import { createPrismaClient } from '@vt/db';
 import { Command, CommanderError } from 'commander';
+import { seedDemo } from '../demo/seed.ts';
 import { createApiKey, revokeApiKey } from './commands/api-keys.ts';
-import type { OpsContext } from './commands/context.ts';
 import { crawlActivity, crawlLog, crawlStatus } from './commands/crawl-activity.ts';
 import { disconnectCrawl, reconnectCrawl, rotateCrawlToken } from './commands/crawl-connection.ts';
 import { refreshCrawlerRanges } from './commands/crawler-ranges.ts';
 import { migrateDatabase } from './commands/database.ts';
-import { seedDemo } from './commands/demo-seed.ts';
 import { configReference, writeConfigReference } from './commands/docs-config.ts';
 import { recentLeads, webhookLog, webhookStatus } from './commands/lead-webhook.ts';
 import { createProperty, setPropertyPlan, showProperty } from './commands/properties.ts';
 import { addTeamMember, createTeam, createUser } from './commands/teams.ts';
+import type { OpsContext } from './context.ts';
 import { OpsError } from './ops-error.ts';
 
 export interface ProgramIo {
