@@ -4,6 +4,7 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { type CrawlIngestDeps, crawlIngestRouter } from './crawl/crawl-ingest.route.ts';
 import { LEAD_WEBHOOK_PATH, type LeadWebhookDeps, leadWebhookHandler } from './leads/lead-webhook.route.ts';
+import { crawlRejection, gatewayRejection, sendRejection } from './rejections.ts';
 
 export interface IngestGatewayDeps {
   logger: Logger;
@@ -31,27 +32,14 @@ export function buildIngestGateway(deps: IngestGatewayDeps): Express {
   app.use(crawlIngestRouter(deps.crawlIngest));
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 
-  app.use((req, res) => {
-    res.status(404).json({
-      error: `No endpoint at ${req.method} ${req.path}`,
-      hint: 'Crawl batches go to POST /api/ingest/crawl/{propertyId}; leads to POST /api/webhooks/leads/{propertyId}.',
-      reason: 'not_found',
-    });
-  });
+  app.use((req, res) => sendRejection(res, gatewayRejection('not_found', `${req.method} ${req.path}`)));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) return;
-    if (err instanceof URIError) {
-      // A path that does not even percent-decode names no property: not found, not a retryable 500.
-      res.status(404).json({
-        error: 'No such path',
-        hint: `Check the URL; ${req.method} ${req.path} cannot be decoded.`,
-        reason: 'not_found',
-      });
-      return;
-    }
+    // A path that does not even percent-decode names no property: not found, not a retryable 500.
+    if (err instanceof URIError) return sendRejection(res, gatewayRejection('not_found', `${req.method} ${req.path}`));
     deps.logger.error({ err }, 'unhandled error');
     // The lead webhook answers its own errors (storage_failed); crawl ingest's 500 is ours to choose.
-    res.status(500).json({ error: 'Internal error', hint: 'Retry with backoff.', reason: 'internal_error' });
+    sendRejection(res, crawlRejection('internal_error'));
   };
   app.use(onError);
   return app;

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 
 /** How long a rejected upload may keep arriving before its connection is cut. */
-export const LINGER_MS = 10_000;
+const LINGER_MS = 10_000;
 
 /**
  * After an early answer (413) to a body that is still arriving: read and discard the rest, for at

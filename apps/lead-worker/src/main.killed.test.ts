@@ -4,7 +4,7 @@ import { createQueue, type LeadJobData, leadJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { freePort, isolatedQueuePrefix, type RunningProcess, runScript, testEnv, waitForOk } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { db, leadJobData, newProperty, snapshot } from './jobs/store-lead.fixtures.ts';
+import { db, leadJobData, newProperty, snapshot } from './jobs/lead.fixtures.ts';
 
 // A real lead-worker process (main.ts, as deployed) SIGKILLed at the two moments that matter, then a
 // fresh process takes over: every lead must end up stored once and counted once.
@@ -226,7 +226,9 @@ describe('lead worker killed mid-job, then restarted', () => {
     const retried = await restartAndExpectExactlyOnce(s, run);
     // Not committed by the orphan: the survivor stores it, under this job or under the duplicate
     // job of the same lead if it reaches that one first.
-    expect(retried).toMatch(committedByOrphan ? /"reason":"duplicate"/ : /"msg":"lead stored"|"reason":"duplicate"/);
+    expect(retried).toMatch(
+      committedByOrphan ? /"reason":"duplicate"/ : /"msg":"lead job applied"|"reason":"duplicate"/,
+    );
   }, 60_000);
 
   it('[LEAD-11] SIGKILLed with its database session cut before commit: nothing remains, the retry stores and counts it once', async () => {
@@ -242,7 +244,7 @@ describe('lead worker killed mid-job, then restarted', () => {
     // The survivor may reach another job of the same lead before the redelivered first one (the
     // order after a stall is not fixed); either way the lead is stored and counted once, which
     // restartAndExpectExactlyOnce asserts.
-    expect(await restartAndExpectExactlyOnce(s, run)).toMatch(/"msg":"lead stored"|"reason":"duplicate"/);
+    expect(await restartAndExpectExactlyOnce(s, run)).toMatch(/"msg":"lead job applied"|"reason":"duplicate"/);
   }, 60_000);
 
   it('[LEAD-11] SIGKILLed after commit but before BullMQ heard of it: the redelivered job changes nothing', async () => {

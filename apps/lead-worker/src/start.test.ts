@@ -6,7 +6,7 @@ import { createQueue, leadJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { freePort, isolatedQueuePrefix, testEnv } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db, leadJobData, newProperty, snapshot } from './jobs/store-lead.fixtures.ts';
+import { db, leadJobData, newProperty, snapshot } from './jobs/lead.fixtures.ts';
 import { startLeadWorker } from './start.ts';
 
 // Its own queue prefix: a lead worker of another test file would otherwise take these jobs.

@@ -3,7 +3,6 @@ import {
   crawlTokenSecretEnv,
   crawlWorkerPortEnv,
   databaseEnv,
-  hostEnv,
   ingestGatewayPortEnv,
   leadWorkerPortEnv,
   logEnv,
@@ -11,7 +10,7 @@ import {
   positiveInt,
   readApiPortEnv,
   redisEnv,
-  shutdownEnv,
+  serviceEnv,
   webhookSigningKeyEnv,
 } from './env-fragments.ts';
 
@@ -20,11 +19,7 @@ import {
 
 export const ingestGatewayConfigSchema = z.object({
   ...ingestGatewayPortEnv,
-  ...hostEnv,
-  ...databaseEnv,
-  ...redisEnv,
-  ...logEnv,
-  ...shutdownEnv,
+  ...serviceEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
   CRAWL_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024).describe(
@@ -45,7 +40,6 @@ export type IngestGatewayConfig = z.output<typeof ingestGatewayConfigSchema>;
 
 export const readApiConfigSchema = z.object({
   ...readApiPortEnv,
-  ...hostEnv,
   RATE_LIMIT_PER_MINUTE: positiveInt(100).describe(
     'Read API requests per minute per API key (a fixed one-minute window shared by every replica through Redis).',
   ),
@@ -56,10 +50,7 @@ export const readApiConfigSchema = z.object({
     'How long a replica reuses a /v1 answer for the same properties and query (keys with the same scope share it); for as long again it is served while refreshed. 0 turns the cache off.',
   ),
   READ_CACHE_MAX_MB: positiveInt(64).describe('Most memory the /v1 answer cache holds per replica, in MiB.'),
-  ...databaseEnv,
-  ...redisEnv,
-  ...logEnv,
-  ...shutdownEnv,
+  ...serviceEnv,
 });
 export type ReadApiConfig = z.output<typeof readApiConfigSchema>;
 
@@ -69,22 +60,14 @@ export const crawlWorkerConfigSchema = z.object({
   CRAWL_EVENT_RETENTION_HOURS: positiveInt(72).describe(
     'Raw crawl events older than this (by receipt) are pruned as new batches arrive; daily counts are kept.',
   ),
-  ...hostEnv,
-  ...databaseEnv,
-  ...redisEnv,
-  ...logEnv,
-  ...shutdownEnv,
+  ...serviceEnv,
 });
 export type CrawlWorkerConfig = z.output<typeof crawlWorkerConfigSchema>;
 
 export const leadWorkerConfigSchema = z.object({
   ...leadWorkerPortEnv,
   LEAD_WORKER_CONCURRENCY: positiveInt(4).describe('Lead jobs this process handles at once.'),
-  ...hostEnv,
-  ...databaseEnv,
-  ...redisEnv,
-  ...logEnv,
-  ...shutdownEnv,
+  ...serviceEnv,
 });
 export type LeadWorkerConfig = z.output<typeof leadWorkerConfigSchema>;
 

@@ -4,17 +4,11 @@ import { z } from 'zod';
 // (`z.object({...databaseEnv, ...redisEnv, PORT: port(3000)})`), so a variable has one
 // name, one parser and one description everywhere.
 
-export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 
 export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
-
-export const booleanFlag = (fallback: boolean) =>
-  z
-    .enum(['true', 'false', '1', '0'])
-    .default(fallback ? 'true' : 'false')
-    .transform((v) => v === 'true' || v === '1');
 
 const postgresUrl = z
   .string()
@@ -95,3 +89,6 @@ export const crawlWorkerPortEnv = {
 export const leadWorkerPortEnv = {
   LEAD_WORKER_METRICS_PORT: port(9102).describe('Port of the lead-worker /healthz, /readyz and /metrics server.'),
 };
+
+/** What every long-running app reads besides its own variables: where to bind, its stores, logging, shutdown. */
+export const serviceEnv = { ...hostEnv, ...databaseEnv, ...redisEnv, ...logEnv, ...shutdownEnv };

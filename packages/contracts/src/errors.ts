@@ -17,7 +17,7 @@ export const API_ERROR_STATUS = {
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERROR_STATUS;
-export const API_ERROR_CODES = Object.keys(API_ERROR_STATUS) as [ApiErrorCode, ...ApiErrorCode[]];
+const API_ERROR_CODES = Object.keys(API_ERROR_STATUS) as [ApiErrorCode, ...ApiErrorCode[]];
 
 export const errorEnvelopeSchema = z
   .object({

@@ -1,21 +1,33 @@
 export {
-  API_ERROR_CODES,
+  CRAWL_EVENT_CAPS,
+  type CrawlEvent,
+  type CrawlVerification,
+  crawlEventSchema,
+  type KeptCrawlEvent,
+  keptCrawlEventSchema,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from './crawl-event.ts';
+export {
   API_ERROR_STATUS,
   type ApiErrorCode,
   type ErrorEnvelope,
-  errorEnvelopeSchema,
 } from './errors.ts';
+export {
+  type FieldSuggestion,
+  LEAD_WEBHOOK_LIMITS,
+  type Lead,
+  type LeadField,
+  type LeadResult,
+  leadSchema,
+} from './lead.ts';
 export { buildOpenApiDocument } from './openapi-document.ts';
-export { createOpenApiRegistry } from './openapi-registry.ts';
 export {
   type Deprecation,
   defineReadEndpoint,
-  MIN_SUNSET_DAYS,
   RATE_LIMIT_HEADERS,
   type ReadEndpoint,
   type ReadEndpointId,
   readEndpoints,
-  registerReadEndpoint,
 } from './read-endpoints.ts';
 export * from './read-params.ts';
 export * from './resources.ts';

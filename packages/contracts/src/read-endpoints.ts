@@ -24,7 +24,7 @@ import {
 } from './resources.ts';
 
 /** A sunset must fall at least this long after the deprecation (spec: Versioning). */
-export const MIN_SUNSET_DAYS = 90;
+const MIN_SUNSET_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 export interface Deprecation {

@@ -6,10 +6,10 @@ import { TASK_STATUSES } from './resources.ts';
 // ends with ("Invalid query parameter 'limit': expected an integer from 1 to 1000."), so the
 // message, the validation and the OpenAPI parameter all come from one place.
 
-export const MAX_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 export const DEFAULT_PAGE_SIZE = 100;
 /** Offsets are bounded to what Postgres takes as an int4 OFFSET without surprise. */
-export const MAX_OFFSET = 2_147_483_647;
+const MAX_OFFSET = 2_147_483_647;
 /** A default range covers this many UTC days, today included. */
 export const DEFAULT_RANGE_DAYS = 30;
 
@@ -62,7 +62,7 @@ export const pagingParams = {
     .openapi({ description: 'Rows to skip before the page starts.', default: 0 }),
 };
 
-export const dateRangeParams = {
+const dateRangeParams = {
   from: utcDayParam.optional().openapi({
     description:
       'Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days.',

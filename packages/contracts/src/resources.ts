@@ -4,7 +4,7 @@ import './errors.ts'; // extends zod with .openapi()
 // The read API's resources: the one definition that shapes responses, types the handlers and
 // writes the OpenAPI document. camelCase fields, UUID ids, `yyyy-MM-dd` UTC days, ISO 8601 instants.
 
-export const utcDaySchema = z
+const utcDaySchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .openapi({ example: '2026-11-20', format: 'date' });
@@ -13,7 +13,7 @@ const isoInstant = z.iso.datetime().openapi({ example: '2026-11-20T14:03:07.120Z
 
 const shareSchema = z.number().min(0).max(1);
 
-export const PAID_PLANS = ['starter', 'growth', 'scale'] as const;
+const PAID_PLANS = ['starter', 'growth', 'scale'] as const;
 
 export const responseSchema = z
   .object({
@@ -56,7 +56,7 @@ export const responseDetailSchema = responseSchema
   });
 
 export const TASK_STATUSES = ['backlog', 'todo', 'in_progress', 'done', 'canceled'] as const;
-export const TASK_PRIORITIES = ['urgent', 'high', 'medium', 'low'] as const;
+const TASK_PRIORITIES = ['urgent', 'high', 'medium', 'low'] as const;
 
 export const taskSchema = z
   .object({

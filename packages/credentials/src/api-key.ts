@@ -68,6 +68,6 @@ export function isWellFormedApiKey(candidate: string): boolean {
   return checksumOf(body.slice(0, SECRET_LENGTH)) === body.slice(SECRET_LENGTH);
 }
 
-export function visibleKeyPrefix(key: string): string {
+function visibleKeyPrefix(key: string): string {
   return key.slice(0, VISIBLE_PREFIX_LENGTH);
 }

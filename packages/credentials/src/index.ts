@@ -5,7 +5,6 @@ export {
   hashApiKey,
   type IssuedApiKey,
   isWellFormedApiKey,
-  visibleKeyPrefix,
 } from './api-key.ts';
 export { constantTimeEqual } from './constant-time.ts';
 export { deriveCrawlToken, verifyCrawlToken } from './crawl-token.ts';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 
-export function databaseNameOf(databaseUrl: string): string {
+function databaseNameOf(databaseUrl: string): string {
   const name = decodeURIComponent(new URL(databaseUrl).pathname.replace(/^\//, ''));
   if (!/^[A-Za-z0-9_-]{1,63}$/.test(name)) {
     throw new Error(`database name ${JSON.stringify(name)} must be 1-63 letters, digits, _ or -`);

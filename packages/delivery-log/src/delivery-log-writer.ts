@@ -1,7 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { DeliveryChannel, PrismaClient } from '@vt/db';
-import type { DeliveryAttempt } from './delivery-log.ts';
+import type { DeliveryChannel, Prisma, PrismaClient } from '@vt/db';
 import { DELIVERY_LOG_SIZE } from './log-size.ts';
+
+/** One attempt at an ingest endpoint, as its delivery-log row records it. */
+export interface DeliveryAttempt {
+  propertyId: string;
+  channel: DeliveryChannel;
+  statusCode: number;
+  /** What the endpoint did, in words. */
+  outcome: string;
+  reason?: string;
+  fix?: string;
+  linesReceived?: number;
+  linesKept?: number;
+  hostNote?: { count: number; hosts: string[] };
+  idempotencyKey?: string;
+  eventId?: string;
+  requestBody?: string;
+  result?: Prisma.InputJsonValue;
+  leadId?: string;
+}
 
 export interface DeliveryLogWriter {
   /**
@@ -153,6 +171,14 @@ export function createDeliveryLogWriter(
     },
     flush: flushAll,
   };
+}
+
+/** Records one attempt and prunes the property's log for that channel to the newest 50. */
+export async function recordDeliveryAttempt(db: PrismaClient, attempt: DeliveryAttempt): Promise<void> {
+  const writer = createDeliveryLogWriter(db);
+  const stored = writer.record(attempt);
+  await writer.flush();
+  await stored;
 }
 
 /**

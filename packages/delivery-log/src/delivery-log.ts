@@ -1,34 +1,7 @@
-import type { DeliveryChannel, DeliveryLogEntry, Prisma, PrismaClient } from '@vt/db';
-import { createDeliveryLogWriter } from './delivery-log-writer.ts';
+import type { DeliveryChannel, DeliveryLogEntry, PrismaClient } from '@vt/db';
 import { DELIVERY_LOG_SIZE } from './log-size.ts';
 
-export { DELIVERY_LOG_SIZE } from './log-size.ts';
-
-export interface DeliveryAttempt {
-  propertyId: string;
-  channel: DeliveryChannel;
-  statusCode: number;
-  /** What the endpoint did, in words. */
-  outcome: string;
-  reason?: string;
-  fix?: string;
-  linesReceived?: number;
-  linesKept?: number;
-  hostNote?: { count: number; hosts: string[] };
-  idempotencyKey?: string;
-  eventId?: string;
-  requestBody?: string;
-  result?: Prisma.InputJsonValue;
-  leadId?: string;
-}
-
-/** Records one attempt and prunes the property's log for that channel to the newest 50. */
-export async function recordDeliveryAttempt(db: PrismaClient, attempt: DeliveryAttempt): Promise<void> {
-  const writer = createDeliveryLogWriter(db);
-  const stored = writer.record(attempt);
-  await writer.flush();
-  await stored;
-}
+// Reading the delivery log; delivery-log-writer.ts writes it.
 
 /** The accepted attempt that first carried this Idempotency-Key, while it is still in the log. */
 export async function findNamedCrawlBatch(

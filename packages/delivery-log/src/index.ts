@@ -1,12 +1,11 @@
 export { type CrawlConnectionStatus, crawlConnectionStatus, isAcceptedCrawlAttempt } from './crawl-status.ts';
+export { findNamedCrawlBatch, recentDeliveries } from './delivery-log.ts';
 export {
-  DELIVERY_LOG_SIZE,
+  createDeliveryLogWriter,
   type DeliveryAttempt,
-  findNamedCrawlBatch,
-  recentDeliveries,
+  type DeliveryLogWriter,
   recordDeliveryAttempt,
-} from './delivery-log.ts';
-export { createDeliveryLogWriter, type DeliveryLogWriter } from './delivery-log-writer.ts';
+} from './delivery-log-writer.ts';
 export {
   isAcceptedLeadAttempt,
   type LeadWebhookStatus,

@@ -6,7 +6,7 @@ export type { Logger };
  * Paths whose values never reach a log line: credentials of every kind, signatures, the crawl
  * event IP (used once to verify a crawler, then dropped) and lead bodies.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'authorization',
   'token',
   'apiKey',

@@ -1,9 +1,20 @@
+import { keptCrawlEventSchema, LEAD_WEBHOOK_LIMITS, leadSchema } from '@vt/contracts';
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import { QUEUE_NAMES } from './queue-names.ts';
 
 // Every job's contract in one place: queue, zod payload, default options. The producer parses
-// before `add`, the worker parses before handling, so a payload that drifted fails loudly.
+// before `add`, the worker parses before handling, so a payload that drifted fails loudly. What a
+// job carries of its ingest channel (a kept crawl event, a lead) is that channel's own schema
+// from @vt/contracts, caps included: one definition from the sender's request to the worker.
+
+/** A job: the queue it goes on, its name there, its payload schema and its default options. */
+export interface JobContract<S extends z.ZodType = z.ZodType> {
+  queue: string;
+  name: string;
+  schema: S;
+  options: JobsOptions;
+}
 
 const DEFAULT_JOB_OPTIONS = Object.freeze({
   attempts: 8,
@@ -17,24 +28,6 @@ const DEFAULT_JOB_OPTIONS = Object.freeze({
 const isoInstant = z.iso.datetime({ offset: true });
 const uuid = z.uuid();
 
-/**
- * The kept events of one crawl batch. There is deliberately no `ip` field: the gateway verifies
- * a crawler's IP and drops it before the job is built, and `strict` refuses one that slipped in.
- */
-const keptCrawlEvent = z.strictObject({
-  occurredAt: isoInstant,
-  host: z.string().max(253),
-  path: z.string().max(8192),
-  userAgent: z.string().max(4096),
-  statusCode: z.number().int().min(100).max(999),
-  method: z.string().max(16).optional(),
-  referer: z.string().max(8192).optional(),
-  crawler: z.string().optional(),
-  operator: z.string().optional(),
-  verification: z.enum(['verified', 'unverified', 'unverifiable']).optional(),
-  aiPlatform: z.string().optional(),
-});
-
 export const crawlBatchJob = {
   queue: QUEUE_NAMES.crawlBatch,
   name: 'crawl-batch',
@@ -42,10 +35,10 @@ export const crawlBatchJob = {
     batchId: uuid,
     propertyId: uuid,
     receivedAt: isoInstant,
-    events: z.array(keptCrawlEvent),
+    events: z.array(keptCrawlEventSchema),
   }),
   options: DEFAULT_JOB_OPTIONS,
-} as const;
+} as const satisfies JobContract;
 
 export const leadJob = {
   queue: QUEUE_NAMES.lead,
@@ -53,23 +46,13 @@ export const leadJob = {
   schema: z.strictObject({
     leadId: uuid,
     propertyId: uuid,
-    eventId: z.string().min(1).max(128),
+    eventId: z.string().min(1).max(LEAD_WEBHOOK_LIMITS.maxEventIdLength),
     receivedAt: isoInstant,
-    lead: z.strictObject({
-      contact: z.string().max(320),
-      email: z.string().max(320).optional(),
-      sessionId: z.string().max(128).optional(),
-      landingPath: z.string().max(2048).optional(),
-      referrer: z.string().max(2048).optional(),
-      utmSource: z.string().max(256).optional(),
-      utmMedium: z.string().max(256).optional(),
-    }),
+    lead: z.strictObject(leadSchema.shape),
     platform: z.string().nullable(),
   }),
   options: DEFAULT_JOB_OPTIONS,
-} as const;
+} as const satisfies JobContract;
 
 export type CrawlBatchJobData = z.infer<typeof crawlBatchJob.schema>;
 export type LeadJobData = z.infer<typeof leadJob.schema>;
-
-export const jobContracts = [crawlBatchJob, leadJob] as const;

@@ -1,13 +1,7 @@
 import type { Redis } from '@vt/redis';
 import { Queue } from 'bullmq';
 import type { z } from 'zod';
-
-interface JobContract {
-  queue: string;
-  name: string;
-  schema: z.ZodType;
-  options: object;
-}
+import type { JobContract } from './job-contracts.ts';
 
 /** A queue for one job contract; created explicitly by the app that produces, never on import. */
 export function createQueue(contract: JobContract, connection: Redis, prefix: string): Queue {

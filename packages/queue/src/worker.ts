@@ -1,12 +1,7 @@
 import type { Redis } from '@vt/redis';
 import { type Job, Worker } from 'bullmq';
 import type { z } from 'zod';
-
-interface JobContract<S extends z.ZodType> {
-  queue: string;
-  name: string;
-  schema: S;
-}
+import type { JobContract } from './job-contracts.ts';
 
 export interface JobWorkerOptions<S extends z.ZodType> {
   contract: JobContract<S>;

@@ -2,12 +2,17 @@ export { bootApp, closeOnce } from './boot.ts';
 export { pingPostgres, pingRedis } from './dependency-checks.ts';
 export { healthRouter, type ReadinessCheck } from './health.ts';
 export { type RunningServer, startHttpServer } from './http-server.ts';
-export { runService, type Service, type ServiceLifecycle } from './lifecycle.ts';
+export {
+  type HttpServiceConfig,
+  type HttpServiceOptions,
+  type HttpServiceResources,
+  startHttpService,
+} from './http-service.ts';
+export type { Service } from './lifecycle.ts';
 export { createMetricsRegistry } from './metrics.ts';
 export {
-  type FailedJob,
-  type QueueConsumer,
-  startWorkerService,
-  type WorkerConsumer,
-  type WorkerServiceOptions,
-} from './worker-service.ts';
+  type JobOutcome,
+  type QueueWorkerConfig,
+  type QueueWorkerOptions,
+  startQueueWorker,
+} from './queue-worker.ts';

@@ -9,6 +9,6 @@ export {
   writeFixtureRanges,
 } from './access-log.ts';
 export { testDb, uniqueSlug } from './database.ts';
-export { GENERATOR, ROOT } from './paths.ts';
+export { ROOT } from './paths.ts';
 export { freePort, type RunningProcess, runScript, waitForOk } from './processes.ts';
 export { isolatedQueuePrefix, testEnv } from './test-env.ts';

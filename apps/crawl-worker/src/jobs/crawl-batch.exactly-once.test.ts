@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { batch, db, mixedEvents, newProperty, processedJob, run, snapshot } from './crawl-batch.fixtures.ts';
-import { applyCrawlBatch } from './crawl-batch.ts';
+import { writeCrawlBatch } from './crawl-batch.ts';
 import { totalCrawlBatch } from './crawl-batch-totals.ts';
 
 // Exactly-once effects: BullMQ delivers at least once (retries, stalled jobs, a producer that
 // enqueues twice), so the processed-jobs row committed with the effects is what makes a batch count once.
-describe('processCrawlBatch: exactly-once effects', () => {
+describe('applyCrawlBatch: exactly-once effects', () => {
   it('a replayed job (same batch id) changes nothing, even when both copies run at once', async () => {
     const propertyId = await newProperty();
     const data = batch(propertyId, mixedEvents());
@@ -63,7 +63,7 @@ describe('processCrawlBatch: exactly-once effects', () => {
     // Every statement of the job runs for real inside the transaction, then the "process dies".
     await expect(
       db.$transaction(async (tx) => {
-        await expect(applyCrawlBatch(tx, data, totalCrawlBatch(data.events), new Date(0))).resolves.toEqual({
+        await expect(writeCrawlBatch(tx, data, totalCrawlBatch(data.events), new Date(0))).resolves.toEqual({
           applied: true,
         });
         throw killed;

@@ -4,11 +4,11 @@ import { randomUUID } from 'node:crypto';
 import { formatUtcDay } from '@vt/db';
 import type { CrawlBatchJobData } from '@vt/queue';
 import { testDb, uniqueSlug } from '@vt/test-support';
-import { crawlBatchJobKey, processCrawlBatch } from './crawl-batch.ts';
+import { applyCrawlBatch, crawlBatchJobKey } from './crawl-batch.ts';
 
 export type KeptEvent = CrawlBatchJobData['events'][number];
 
-export const HOUR = 3_600_000;
+const HOUR = 3_600_000;
 export const RETENTION_MS = 72 * HOUR;
 export const db = testDb();
 
@@ -57,7 +57,7 @@ export function batch(propertyId: string, events: KeptEvent[], receivedAt = new 
 }
 
 export const run = (data: CrawlBatchJobData, now?: Date) =>
-  processCrawlBatch(data, { db, rawEventRetentionMs: RETENTION_MS, now: now && (() => now) });
+  applyCrawlBatch(data, { db, rawEventRetentionMs: RETENTION_MS, now: now && (() => now) });
 
 /** Everything the worker writes for a property, in a stable order (raw events without their ids). */
 export async function snapshot(propertyId: string) {

@@ -12,7 +12,7 @@ import {
   snapshot,
 } from './crawl-batch.fixtures.ts';
 
-describe('processCrawlBatch: what a kept event contributes', () => {
+describe('applyCrawlBatch: what a kept event contributes', () => {
   it('[CRAWL-31] counts crawler hits per UTC day, crawler, operator and verification, across midnight', async () => {
     const propertyId = await newProperty();
     const result = await run(

@@ -32,14 +32,14 @@ export const crawlBatchJobKey = (batchId: string) => `crawl-batch:${batchId}`;
  * commits in one transaction, so a retried or duplicated job finds the row and changes nothing,
  * and a job that fails half-way leaves nothing behind.
  */
-export async function processCrawlBatch(data: CrawlBatchJobData, deps: CrawlBatchDeps): Promise<CrawlBatchOutcome> {
+export async function applyCrawlBatch(data: CrawlBatchJobData, deps: CrawlBatchDeps): Promise<CrawlBatchOutcome> {
   const totals = totalCrawlBatch(data.events); // before the transaction: a bad payload holds no locks
   const pruneBefore = new Date((deps.now?.() ?? new Date()).getTime() - deps.rawEventRetentionMs);
-  return deps.db.$transaction((tx) => applyCrawlBatch(tx, data, totals, pruneBefore), TRANSACTION_OPTIONS);
+  return deps.db.$transaction((tx) => writeCrawlBatch(tx, data, totals, pruneBefore), TRANSACTION_OPTIONS);
 }
 
 /** The statements of one batch, inside a transaction the caller owns. */
-export async function applyCrawlBatch(
+export async function writeCrawlBatch(
   tx: Prisma.TransactionClient,
   data: CrawlBatchJobData,
   totals: CrawlBatchTotals,

@@ -1,12 +1,10 @@
 import { AI_PLATFORMS, hostOfReferrer, matchAiCrawler, platformForHost } from '@vt/attribution';
-import type { CrawlBatchJobData } from '@vt/queue';
+import { CRAWL_EVENT_CAPS, type CrawlVerification, crawlEventSchema, type KeptCrawlEvent } from '@vt/contracts';
+import { LRUCache } from 'lru-cache';
 import { rawStringField } from './raw-fields.ts';
 
-type KeptEvent = CrawlBatchJobData['events'][number];
-type Verification = NonNullable<KeptEvent['verification']>;
-
 export interface IpVerifier {
-  verify(operator: string, ip: string | undefined): Verification;
+  verify(operator: string, ip: string | undefined): CrawlVerification;
 }
 
 export interface BatchSummary {
@@ -14,10 +12,8 @@ export interface BatchSummary {
   kept: number;
   unreadable: number;
   hostNotMatched: { count: number; hosts: string[] };
-  events: KeptEvent[];
+  events: KeptCrawlEvent[];
 }
-
-const MAX_FIELD = { host: 253, path: 8192, userAgent: 4096, referer: 8192, method: 16 } as const;
 
 /**
  * Decides every line of one batch: unreadable, dropped for its host, dropped as ordinary traffic,
@@ -32,7 +28,7 @@ export class BatchClassifier {
   private unreadable = 0;
   private hostMisses = 0;
   private readonly missedHosts = new Map<string, number>();
-  private readonly events: KeptEvent[] = [];
+  private readonly events: KeptCrawlEvent[] = [];
   private lastMatchingHost = '';
   private readableSeen = false;
 
@@ -120,25 +116,18 @@ export class BatchClassifier {
     }
     // A JSON object that is not a usable crawl event (no timestamp, a bad status) is readable,
     // and dropped like any other line that is not kept.
-    const event = readCrawlEvent(value);
-    if (!event) return;
+    const parsed = crawlEventSchema.safeParse(value);
+    if (!parsed.success) return;
+    const { ip, ...event } = parsed.data;
     const crawler = crawlerOfCached(event.userAgent);
     if (crawler) {
-      const { ip, ...kept } = event;
-      this.events.push({
-        ...kept,
-        crawler: crawler.agent,
-        operator: crawler.operator,
-        verification: this.ipVerifier.verify(crawler.operator, ip),
-      });
+      const verification = this.ipVerifier.verify(crawler.operator, ip);
+      this.events.push({ ...event, crawler: crawler.agent, operator: crawler.operator, verification });
       return;
     }
     const refererHost = event.referer ? hostOfReferrer(event.referer) : null;
     const platform = refererHost ? platformForHost(refererHost) : null;
-    if (platform) {
-      const { ip: _ip, ...kept } = event;
-      this.events.push({ ...kept, aiPlatform: platform });
-    }
+    if (platform) this.events.push({ ...event, aiPlatform: platform });
   }
 
   /** Case- and port-insensitive; the domain itself and every subdomain of it match. */
@@ -159,7 +148,7 @@ export class BatchClassifier {
 
   private missHost(host: string) {
     this.hostMisses++;
-    const key = host.toLowerCase().slice(0, MAX_FIELD.host);
+    const key = host.toLowerCase().slice(0, CRAWL_EVENT_CAPS.host);
     this.missedHosts.set(key, (this.missedHosts.get(key) ?? 0) + 1);
   }
 }
@@ -172,17 +161,18 @@ const AI_REFERER_HINT = new RegExp(
   'i',
 );
 
-const CRAWLER_CACHE_LIMIT = 10_000;
-const crawlerCache = new Map<string, ReturnType<typeof matchAiCrawler>>();
+// A site's traffic has few distinct user agents: each is matched against the catalogue once.
+// Bounded, whatever senders send. get and set rather than memo(): this runs for every line, and
+// memo() measured about three times the cost of a get.
+const crawlerCache = new LRUCache<string, { match: ReturnType<typeof matchAiCrawler> }>({ max: 10_000 });
 
 function crawlerOfCached(userAgent: string): ReturnType<typeof matchAiCrawler> {
-  let match = crawlerCache.get(userAgent);
-  if (match === undefined) {
-    match = matchAiCrawler(userAgent);
-    if (crawlerCache.size >= CRAWLER_CACHE_LIMIT) crawlerCache.clear(); // bounded, whatever senders send
-    crawlerCache.set(userAgent, match);
+  let cached = crawlerCache.get(userAgent);
+  if (cached === undefined) {
+    cached = { match: matchAiCrawler(userAgent) };
+    crawlerCache.set(userAgent, cached);
   }
-  return match;
+  return cached.match;
 }
 
 function isSpaceAt(text: string, index: number): boolean {
@@ -192,55 +182,4 @@ function isSpaceAt(text: string, index: number): boolean {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The spec's Crawl event, read leniently where harmless and strictly where it matters. */
-function readCrawlEvent(
-  value: Record<string, unknown>,
-): (Omit<KeptEvent, 'crawler' | 'operator' | 'verification' | 'aiPlatform'> & { ip?: string }) | null {
-  const { host, path, userAgent, statusCode, method, referer, ip } = value;
-  const occurredAt = readTimestamp(value.timestamp);
-  if (occurredAt === null) return null;
-  if (typeof host !== 'string' || host === '' || host.length > MAX_FIELD.host) return null;
-  // An empty user agent is no user agent: such an event can never match (CRAWL-8).
-  if (typeof path !== 'string' || typeof userAgent !== 'string' || userAgent === '') return null;
-  if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 999)
-    return null;
-  const cleanPath = stripQuery(path);
-  if (cleanPath.length > MAX_FIELD.path || userAgent.length > MAX_FIELD.userAgent) return null;
-  // Postgres text cannot hold NUL: such a line is unreadable rather than a batch that never stores.
-  if (hasNul(host) || hasNul(cleanPath) || hasNul(userAgent) || (typeof referer === 'string' && hasNul(referer)))
-    return null;
-  const event: ReturnType<typeof readCrawlEvent> & object = {
-    occurredAt,
-    host: host.toLowerCase(),
-    path: cleanPath === '' ? '/' : cleanPath,
-    userAgent,
-    statusCode,
-  };
-  if (typeof method === 'string' && method.length <= MAX_FIELD.method) event.method = method.toUpperCase();
-  if (typeof referer === 'string' && referer !== '') event.referer = stripQuery(referer).slice(0, MAX_FIELD.referer);
-  if (typeof ip === 'string') event.ip = ip;
-  return event;
-}
-
-/** ISO 8601 with an offset, or epoch milliseconds; returned as a UTC ISO string. */
-function readTimestamp(value: unknown): string | null {
-  let ms: number;
-  if (typeof value === 'number') ms = value;
-  else if (typeof value === 'string' && /(?:Z|[+-]\d{2}:?\d{2})$/i.test(value) && /^\d{4}-\d{2}-\d{2}T/.test(value)) {
-    ms = Date.parse(value);
-  } else return null;
-  if (!Number.isFinite(ms)) return null;
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
-
-function hasNul(text: string): boolean {
-  return text.includes('\u0000');
-}
-
-function stripQuery(text: string): string {
-  const q = text.search(/[?#]/);
-  return q === -1 ? text : text.slice(0, q);
 }

@@ -13,6 +13,14 @@ export interface BodyLimits {
 
 export type BodyFormat = 'ndjson' | 'json-array';
 
+/** The format Content-Type declares, or null when it says neither (the body's first character decides). */
+export function declaredBodyFormat(contentType: string | undefined): BodyFormat | null {
+  const type = (contentType ?? '').toLowerCase();
+  if (type.includes('ndjson') || type.includes('jsonl') || type.includes('json-seq')) return 'ndjson';
+  if (type.includes('json')) return 'json-array';
+  return null;
+}
+
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: 'wire' | 'inflated') {
     super(`body over the ${limit} size cap`);

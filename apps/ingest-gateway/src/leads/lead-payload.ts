@@ -1,34 +1,9 @@
-import { z } from 'zod';
+import { type FieldSuggestion, type Lead, type LeadField, leadSchema } from '@vt/contracts';
 
-/** The Lead object of the spec, with its maximum lengths: the one source of truth for validation. */
-// Postgres text cannot hold NUL: a lead carrying one could be answered but never stored.
-const text = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .refine((v) => !v.includes('\u0000'), 'must not contain NUL characters');
-
-export const leadPayloadSchema = z.object({
-  contact: text(320).pipe(z.string().trim().min(1, 'is required and must not be empty')),
-  email: z.email('must be a valid email address').max(320).optional(),
-  sessionId: text(128).optional(),
-  landingPath: text(2048).optional(),
-  referrer: text(2048).optional(),
-  utmSource: text(256).optional(),
-  utmMedium: text(256).optional(),
-});
-
-export type LeadPayload = z.output<typeof leadPayloadSchema>;
-const FIELDS = Object.keys(leadPayloadSchema.shape) as (keyof LeadPayload)[];
-
-/** A dropped key that looks like a field under another name, and the field it should have been. */
-export interface FieldSuggestion {
-  field: string;
-  suggestion: keyof LeadPayload;
-}
+const FIELDS = Object.keys(leadSchema.shape) as LeadField[];
 
 // Other names senders use for a field, compared after lower-casing and removing `_`, `-`, spaces.
-const ALIASES: Record<string, keyof LeadPayload> = {
+const ALIASES: Record<string, LeadField> = {
   referer: 'referrer',
   referrerurl: 'referrer',
   refererurl: 'referrer',
@@ -43,7 +18,7 @@ const ALIASES: Record<string, keyof LeadPayload> = {
   medium: 'utmMedium',
   name: 'contact',
 };
-const SUGGESTION_BY_NORMALISED = new Map<string, keyof LeadPayload>([
+const SUGGESTION_BY_NORMALISED = new Map<string, LeadField>([
   ...FIELDS.map((f) => [normalise(f), f] as const),
   ...Object.entries(ALIASES),
 ]);
@@ -53,7 +28,7 @@ function normalise(key: string): string {
 }
 
 export type LeadPayloadResult =
-  | { ok: true; lead: LeadPayload; ignoredFields: string[]; fieldSuggestions: FieldSuggestion[] }
+  | { ok: true; lead: Lead; ignoredFields: string[]; fieldSuggestions: FieldSuggestion[] }
   | { ok: false; details: { field: string; problem: string }[] };
 
 /**
@@ -77,7 +52,7 @@ export function readLeadPayload(body: unknown): LeadPayloadResult {
     const suggestion = SUGGESTION_BY_NORMALISED.get(normalise(key));
     if (suggestion) fieldSuggestions.push({ field: key, suggestion });
   }
-  const parsed = leadPayloadSchema.safeParse(known);
+  const parsed = leadSchema.safeParse(known);
   if (!parsed.success) {
     const details = parsed.error.issues.map((issue) => ({
       field: String(issue.path[0] ?? '(body)'),
@@ -86,6 +61,6 @@ export function readLeadPayload(body: unknown): LeadPayloadResult {
     return { ok: false, details };
   }
   // Empty optional strings carry nothing: store them as absent.
-  const lead = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== '')) as LeadPayload;
+  const lead = Object.fromEntries(Object.entries(parsed.data).filter(([, v]) => v !== '')) as Lead;
   return { ok: true, lead, ignoredFields, fieldSuggestions };
 }

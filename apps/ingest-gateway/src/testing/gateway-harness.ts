@@ -10,7 +10,7 @@ import { buildIngestGateway } from '../app.ts';
 import type { IpVerifier } from '../crawl/batch-classifier.ts';
 import type { CrawlIngestDeps } from '../crawl/crawl-ingest.route.ts';
 import type { LeadWebhookDeps } from '../leads/lead-webhook.route.ts';
-import { cachedPropertyLookup } from '../property-cache.ts';
+import { cachedPropertyLookup } from '../property-lookup.ts';
 
 /**
  * The real gateway app (supertest drives it) over the real Postgres and a real BullMQ queue on a

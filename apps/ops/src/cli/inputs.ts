@@ -44,16 +44,16 @@ export const accessSchema = z.enum(['read', 'write']);
 export const uuidSchema = z.uuid();
 
 /** `--days N`: how many UTC days, ending today, a report covers (30 unless given). */
-export const daysSchema = z.coerce.number().int().min(1).max(365).default(30);
+const daysSchema = z.coerce.number().int().min(1).max(365).default(30);
 
 /** `--property <id>`: the property a command is about. */
 export const propertyOption = z.object({ property: z.string() });
 
 /** `--property <id> [--days N]`: a property's report over the last N UTC days. */
-export const propertyDaysOptions = propertyOption.extend({ days: daysSchema });
+const propertyDaysOptions = propertyOption.extend({ days: daysSchema });
 
 /** The first and last UTC day of the `days` days ending today. */
-export function lastUtcDays(days: number): { from: Date; to: Date } {
+function lastUtcDays(days: number): { from: Date; to: Date } {
   const to = utcDay(new Date());
   return { from: addUtcDays(to, -(days - 1)), to };
 }
@@ -77,6 +77,11 @@ export async function findProperty({ db }: Pick<OpsContext, 'db'>, id: string) {
   const property = parsed.success ? await db.property.findUnique({ where: { id: parsed.data } }) : null;
   if (!property) throw new OpsError('property_not_found', `no property with id ${id}`);
   return property;
+}
+
+/** Parses `--property <id>`: the property it names. */
+export async function propertyFromOptions(ctx: Pick<OpsContext, 'db'>, options: unknown) {
+  return findProperty(ctx, parseOptions(propertyOption, options).property);
 }
 
 /** Parses `--property <id> [--days N]`: the property, and the first and last UTC day of the report. */

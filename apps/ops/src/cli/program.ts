@@ -26,7 +26,7 @@ type CommandFn = (ctx: OpsContext, options: Record<string, unknown>) => Promise<
  * The operator CLI. Every command prints one JSON object: compact with --json (for scripts),
  * indented without. A failure prints `{error: {code, message}}` and sets exit code 1.
  */
-export function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => number } {
+function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => number } {
   let exitCode = 0;
   const program = new Command('ops')
     .description('Operator CLI of the AI visibility tracking service')

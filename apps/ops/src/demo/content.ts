@@ -215,7 +215,7 @@ export const MENTION_RATE: Record<string, number> = {
 
 // ---------------------------------------------------------------- answer pieces
 
-export const INTROS = [
+const INTROS = [
   'Good question. When people ask "{question}", the answer depends mostly on budget and how much control you need. Here is how the main options in {topic} compare.',
   'There is no single winner in {topic}, but a few names come up again and again in reviews and community threads.',
   'Short answer: it depends on your priorities. Below is a quick overview of the options most often recommended for {topic}.',
@@ -224,7 +224,7 @@ export const INTROS = [
 ];
 
 /** A paragraph of advice between the intro and the list; some platforms give two. */
-export const ADVICE = [
+const ADVICE = [
   'Prices in {topic} vary widely, and the cheapest plan is rarely the cheapest once you add the features you actually need. Check what happens to the price when your usage doubles.',
   'Independent reviews and community threads are more useful than vendor comparison pages, which tend to leave out their own weak spots. Look for reviews written in the last twelve months.',
   'Support and documentation matter more than they seem at first. A provider with clear guides and a responsive team will save you hours in the first month alone.',
@@ -232,7 +232,7 @@ export const ADVICE = [
   'For most small teams, ease of use beats an extra feature. Pick something your whole team will actually use every week.',
 ];
 
-export const HEADINGS: Record<string, string | null> = {
+const HEADINGS: Record<string, string | null> = {
   chatgpt: null,
   perplexity: null,
   claude: null,
@@ -240,7 +240,7 @@ export const HEADINGS: Record<string, string | null> = {
   copilot: '### Options to consider',
 };
 
-export const BRAND_LINES: Record<'positive' | 'neutral' | 'negative', string[]> = {
+const BRAND_LINES: Record<'positive' | 'neutral' | 'negative', string[]> = {
   positive: [
     '**{term}**: widely recommended for {strength}. Reviewers often call it the easiest choice to live with.',
     '**{term}**: a strong pick thanks to {strength}, with consistently good feedback from users.',
@@ -255,21 +255,21 @@ export const BRAND_LINES: Record<'positive' | 'neutral' | 'negative', string[]> 
   ],
 };
 
-export const COMPETITOR_LINES = [
+const COMPETITOR_LINES = [
   '**{name}**: a well-known option with a broad feature set and a large community.',
   '**{name}**: often cheaper for small teams, with a simple interface.',
   '**{name}**: praised for responsive support, though some features cost extra.',
   '**{name}**: popular with larger companies that need advanced reporting.',
 ];
 
-export const GENERIC_LINES = [
+const GENERIC_LINES = [
   '**Check the pricing model**: per-seat and usage-based pricing can differ a lot at scale.',
   '**Read recent reviews**: product quality changes quickly, so prefer reviews from the last year.',
   '**Try before you commit**: most providers offer a trial or a money-back guarantee.',
   '**Look at support hours**: make sure help is available in your time zone.',
 ];
 
-export const CLOSINGS = [
+const CLOSINGS = [
   'If you share a bit more about your budget and team size, I can narrow this down further.',
   'Most of these offer a free trial, so the quickest way to decide is to test two of them side by side for a week.',
   'Whatever you choose, revisit the decision in a year: this market moves quickly.',
@@ -550,7 +550,7 @@ export function composeAnswer(
 }
 
 /** Markdown to one line of plain text: headings dropped; list markers, bold and citation marks removed. */
-export function plainText(markdown: string): string {
+function plainText(markdown: string): string {
   return markdown
     .split('\n')
     .filter((line) => !/^#{1,6}\s/.test(line))
@@ -569,7 +569,7 @@ const EXCERPT_MAX = 300;
 const LEAD_IN = 80;
 
 /** At most 300 characters of plain text: the start, or around the first mention of term. */
-export function excerptOf(markdown: string, term: string | null): string {
+function excerptOf(markdown: string, term: string | null): string {
   const plain = plainText(markdown);
   const at = term === null ? 0 : Math.max(0, plain.indexOf(term));
   let start = 0;

@@ -93,7 +93,7 @@ export function demoApiKey(config: Pick<OpsConfig, 'CRAWL_TOKEN_SECRET'>): Issue
 }
 
 /** sha256('vt-demo:' + name) shaped as a version-5 UUID: a name gives the same id on every run. */
-export function demoId(name: string): string {
+function demoId(name: string): string {
   const b = createHash('sha256').update(`vt-demo:${name}`).digest();
   b.writeUInt8((b.readUInt8(6) & 0x0f) | 0x50, 6);
   b.writeUInt8((b.readUInt8(8) & 0x3f) | 0x80, 8);

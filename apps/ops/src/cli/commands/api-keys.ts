@@ -5,7 +5,7 @@ import { accessSchema, parseOptions, slugSchema, uuidSchema } from '../inputs.ts
 import { OpsError } from '../ops-error.ts';
 import { findTeamBySlug } from './teams.ts';
 
-export const keyCreateInput = z.object({
+const keyCreateInput = z.object({
   team: slugSchema,
   name: z.string().trim().min(1).max(200).default('API key'),
   access: accessSchema.default('read'),

@@ -1,14 +1,13 @@
 import { formatUtcDay } from '@vt/db';
 import { crawlConnectionStatus, isAcceptedCrawlAttempt, recentDeliveries } from '@vt/delivery-log';
 import type { OpsContext } from '../context.ts';
-import { findProperty, parseOptions, propertyAndDays, propertyOption } from '../inputs.ts';
+import { propertyAndDays, propertyFromOptions } from '../inputs.ts';
 
 // What the dashboard's crawl panel will show, until the dashboard exists: the connection status,
 // the delivery log, and the activity (daily crawler hits, verified or not, top pages, AI referrals).
 
 export async function crawlStatus(ctx: OpsContext, options: unknown) {
-  const { property: id } = parseOptions(propertyOption, options);
-  const property = await findProperty(ctx, id);
+  const property = await propertyFromOptions(ctx, options);
   const attempts = await recentDeliveries(ctx.db, property.id, 'crawl');
   const accepted = attempts.find(isAcceptedCrawlAttempt);
   return {
@@ -27,8 +26,7 @@ export async function crawlStatus(ctx: OpsContext, options: unknown) {
 }
 
 export async function crawlLog(ctx: OpsContext, options: unknown) {
-  const { property: id } = parseOptions(propertyOption, options);
-  const property = await findProperty(ctx, id);
+  const property = await propertyFromOptions(ctx, options);
   const attempts = await recentDeliveries(ctx.db, property.id, 'crawl');
   return {
     propertyId: property.id,

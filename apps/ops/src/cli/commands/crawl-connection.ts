@@ -1,6 +1,6 @@
 import { deriveCrawlToken } from '@vt/credentials';
 import type { OpsContext } from '../context.ts';
-import { findProperty, parseOptions, propertyOption } from '../inputs.ts';
+import { findProperty, parseOptions, propertyFromOptions, propertyOption } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
 
 /** Bumps the token version: the old token fails at once, on every gateway replica (nothing is cached). */
@@ -23,16 +23,14 @@ export async function rotateCrawlToken(ctx: OpsContext, options: unknown) {
 
 /** Switches crawl ingestion off: every attempt is refused with 403 and logged, nothing stored. */
 export async function disconnectCrawl(ctx: OpsContext, options: unknown) {
-  const { property: id } = parseOptions(propertyOption, options);
-  const property = await findProperty(ctx, id);
+  const property = await propertyFromOptions(ctx, options);
   await ctx.db.property.update({ where: { id: property.id }, data: { crawlIngestionEnabled: false } });
   return { propertyId: property.id, ingestionEnabled: false };
 }
 
 /** Switches ingestion back on; verification restarts (status Not verified until the next batch). */
 export async function reconnectCrawl(ctx: OpsContext, options: unknown) {
-  const { property: id } = parseOptions(propertyOption, options);
-  const property = await findProperty(ctx, id);
+  const property = await propertyFromOptions(ctx, options);
   const updated = await ctx.db.property.update({
     where: { id: property.id },
     data: { crawlIngestionEnabled: true, crawlStatusSince: new Date() },

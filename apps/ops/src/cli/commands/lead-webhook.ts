@@ -2,7 +2,7 @@ import { UNCLASSIFIED_PLATFORM } from '@vt/attribution';
 import { formatUtcDay } from '@vt/db';
 import { isAcceptedLeadAttempt, leadWebhookStatus, recentDeliveries, WEBHOOK_LOG_SHOWN } from '@vt/delivery-log';
 import type { OpsContext } from '../context.ts';
-import { findProperty, parseOptions, propertyAndDays, propertyOption } from '../inputs.ts';
+import { propertyAndDays, propertyFromOptions } from '../inputs.ts';
 
 // What the dashboard's lead webhook panel and leads view will show, until the dashboard exists:
 // the webhook status, the webhook delivery log, the recent-leads feed and the AI-attributed counts.
@@ -11,8 +11,7 @@ import { findProperty, parseOptions, propertyAndDays, propertyOption } from '../
 const RECENT_LEADS_SHOWN = 50;
 
 export async function webhookStatus(ctx: OpsContext, options: unknown) {
-  const { property: id } = parseOptions(propertyOption, options);
-  const property = await findProperty(ctx, id);
+  const property = await propertyFromOptions(ctx, options);
   const attempts = await recentDeliveries(ctx.db, property.id, 'webhook');
   const accepted = attempts.find(isAcceptedLeadAttempt);
   return {
@@ -24,8 +23,7 @@ export async function webhookStatus(ctx: OpsContext, options: unknown) {
 }
 
 export async function webhookLog(ctx: OpsContext, options: unknown) {
-  const { property: id } = parseOptions(propertyOption, options);
-  const property = await findProperty(ctx, id);
+  const property = await propertyFromOptions(ctx, options);
   const attempts = await recentDeliveries(ctx.db, property.id, 'webhook', WEBHOOK_LOG_SHOWN);
   return {
     propertyId: property.id,

@@ -2,10 +2,10 @@ import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import type { Property } from '@vt/db';
 import { z } from 'zod';
 import type { OpsContext } from '../context.ts';
-import { domainSchema, findProperty, parseOptions, planSchema, propertyOption, slugSchema } from '../inputs.ts';
+import { domainSchema, findProperty, parseOptions, planSchema, propertyFromOptions, slugSchema } from '../inputs.ts';
 import { findTeamBySlug } from './teams.ts';
 
-export const propertyCreateInput = z.object({
+const propertyCreateInput = z.object({
   team: slugSchema,
   name: z.string().trim().min(1).max(200),
   domain: domainSchema,
@@ -66,7 +66,7 @@ export async function createProperty(ctx: OpsContext, options: unknown) {
   return { property: propertySummary(property), ...connectionDetails(ctx, property) };
 }
 
-export const setPlanInput = z.object({ property: z.string(), plan: planSchema, lapsed: z.boolean().optional() });
+const setPlanInput = z.object({ property: z.string(), plan: planSchema, lapsed: z.boolean().optional() });
 
 /** Sets the plan; the subscription is lapsed with --lapsed and active without it. */
 export async function setPropertyPlan(ctx: OpsContext, options: unknown) {
@@ -80,7 +80,6 @@ export async function setPropertyPlan(ctx: OpsContext, options: unknown) {
 }
 
 export async function showProperty(ctx: OpsContext, options: unknown) {
-  const input = parseOptions(propertyOption, options);
-  const property = await findProperty(ctx, input.property);
+  const property = await propertyFromOptions(ctx, options);
   return { property: propertySummary(property), ...connectionDetails(ctx, property) };
 }

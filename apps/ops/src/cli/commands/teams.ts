@@ -3,7 +3,7 @@ import type { OpsContext } from '../context.ts';
 import { emailSchema, parseOptions, roleSchema, slugSchema } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
 
-export const userCreateInput = z.object({ email: emailSchema, name: z.string().trim().min(1).max(200) });
+const userCreateInput = z.object({ email: emailSchema, name: z.string().trim().min(1).max(200) });
 
 /** Creates the user, or returns the existing one with that email. */
 export async function createUser({ db }: OpsContext, options: unknown) {
@@ -13,7 +13,7 @@ export async function createUser({ db }: OpsContext, options: unknown) {
   return { user: { id: user.id, email: user.email, name: user.name }, created: !existing };
 }
 
-export const teamCreateInput = z.object({
+const teamCreateInput = z.object({
   name: z.string().trim().min(1).max(200),
   slug: slugSchema,
   ownerEmail: emailSchema,
@@ -41,7 +41,7 @@ export async function createTeam({ db }: OpsContext, options: unknown) {
   });
 }
 
-export const addMemberInput = z.object({ team: slugSchema, email: emailSchema, role: roleSchema });
+const addMemberInput = z.object({ team: slugSchema, email: emailSchema, role: roleSchema });
 
 /** Adds a user (who must exist) to a team, or changes the role of one already in it. */
 export async function addTeamMember({ db }: OpsContext, options: unknown) {

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { formatUtcDay } from '@vt/db';
 import { type LeadJobData, leadJob } from '@vt/queue';
 import { testDb, uniqueSlug } from '@vt/test-support';
-import { applyLead, leadJobKey } from './store-lead.ts';
+import { applyLead, leadJobKey } from './lead.ts';
 
 export const db = testDb();
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { db, leadJobData, newProperty, processedJob, run, snapshot } from './store-lead.fixtures.ts';
+import { db, leadJobData, newProperty, processedJob, run, snapshot } from './lead.fixtures.ts';
 
 describe('applyLead: what an accepted lead stores', () => {
   it('stores one lead with every field, under the lead id the gateway answered', async () => {

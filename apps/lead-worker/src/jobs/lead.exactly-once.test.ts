@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { db, leadJobData, newProperty, processedJob, run, snapshot } from './store-lead.fixtures.ts';
-import { applyLead } from './store-lead.ts';
+import { db, leadJobData, newProperty, processedJob, run, snapshot } from './lead.fixtures.ts';
+import { applyLead } from './lead.ts';
 
 // Exactly-once effects: BullMQ delivers at least once (retries, stalled jobs, a gateway that enqueues
 // twice), so the processed-jobs row and the (property, event id) key, committed with the lead, are

@@ -1,7 +1,7 @@
 import { formatUtcDay, type Prisma, type PrismaClient } from '@vt/db';
 import { type LeadJobData, leadJob } from '@vt/queue';
 
-export type StoreLeadOutcome =
+export type LeadOutcome =
   | { applied: true }
   /**
    * duplicate: this job (lead id) was already applied; duplicate_event: another job already stored
@@ -26,10 +26,7 @@ export const leadJobKey = (leadId: string) => `lead:${leadId}`;
  *   ON CONFLICT, then does nothing. The lead insert has no conflict target: (property_id,
  *   event_id) is the rule, and the same lead id can only mean the same event.
  */
-export async function applyLead(
-  db: PrismaClient | Prisma.TransactionClient,
-  data: LeadJobData,
-): Promise<StoreLeadOutcome> {
+export async function applyLead(db: PrismaClient | Prisma.TransactionClient, data: LeadJobData): Promise<LeadOutcome> {
   const { leadId, propertyId, eventId, lead, platform } = data;
   // The lead's day is the UTC day the gateway received it, whatever offset receivedAt carries.
   const day = formatUtcDay(new Date(data.receivedAt));

@@ -1,0 +1,201 @@
+import { LEAD_WEBHOOK_LIMITS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@vt/contracts';
+import type { Response } from 'express';
+
+/**
+ * One way the gateway turns a request away, as the sender reads it: `{error, hint, reason}`
+ * (`details` names each bad field of an invalid lead). `reason` is absent only where the spec
+ * gives none: the webhook's 404 and 503.
+ */
+export interface Rejection {
+  status: number;
+  reason?: string;
+  error: string;
+  hint: string;
+  details?: { field: string; problem: string }[];
+}
+
+/** The words of a rejection; a function where they name the request's own figures. */
+type Words<A extends unknown[]> = string | ((...args: A) => string);
+
+interface Entry<A extends unknown[]> {
+  status: number;
+  error: Words<A>;
+  hint: Words<A>;
+  /** False for the spec's rejections that carry no reason code. */
+  hasReason?: false;
+}
+
+/** Why a crawl body is unreadable: a gzip stream that does not inflate, or not one readable line. */
+type UnreadableCause = 'corrupt_gzip' | 'no_readable_line';
+
+/** Gives each entry its type, so `rejection()` asks for exactly the arguments its words take. */
+const entry = <A extends unknown[] = []>(e: Entry<A>): Entry<A> => e;
+
+/**
+ * Every rejection of crawl ingest, by reason (the README's crawl table is checked against it).
+ * The order is the order of the checks.
+ */
+export const CRAWL_REJECTIONS = {
+  ingest_not_configured: entry({
+    status: 503,
+    error: 'Crawl ingest is not configured on this deployment',
+    hint: 'The operator must set CRAWL_TOKEN_SECRET. Retry later with backoff.',
+  }),
+  missing_token: entry({
+    status: 401,
+    error: 'No crawl token',
+    hint: 'Send Authorization: Bearer <crawl token>, or ?token=<crawl token> when headers cannot be set.',
+  }),
+  property_not_found: entry({
+    status: 404,
+    error: (propertyId: string) => `No property with id ${propertyId}`,
+    hint: 'Copy the ingest URL from the property setup; it ends with the property id.',
+  }),
+  invalid_token: entry({
+    status: 401,
+    error: 'The crawl token is not valid for this property',
+    hint: 'Use the current token from the property setup; a rotated token stops working at once.',
+  }),
+  plan_required: entry({
+    status: 402,
+    error: (lapsed: boolean) => (lapsed ? 'The subscription has lapsed' : 'Crawl ingest needs a paid plan'),
+    hint: 'Upgrade the property to Starter, Growth or Scale (or renew it); do not retry until then.',
+  }),
+  connection_disconnected: entry({
+    status: 403,
+    error: 'Crawl ingestion is switched off for this property',
+    hint: 'Reconnect the property in its setup dialog, then send again.',
+  }),
+  idempotency_key_too_long: entry({
+    status: 400,
+    error: (length: number) =>
+      `Idempotency-Key is ${length} characters; at most ${MAX_IDEMPOTENCY_KEY_LENGTH} are allowed`,
+    hint: 'Mint a shorter key once per batch (a UUID is fine) and reuse it on every retry of that batch.',
+  }),
+  body_too_large: entry({
+    status: 413,
+    error: 'The body is over the size cap; nothing from it was stored',
+    hint: (maxWireBytes: number, maxInflatedBytes: number) =>
+      `Send at most ${exactSize(maxWireBytes)} on the wire and ${exactSize(maxInflatedBytes)} once inflated: split the batch and send both halves (each with its own Idempotency-Key).`,
+  }),
+  unreadable_body: entry({
+    status: 400,
+    error: (cause: UnreadableCause) =>
+      cause === 'corrupt_gzip' ? 'The body looks gzipped but does not inflate' : 'No line of the body could be read',
+    hint: (cause: UnreadableCause) =>
+      cause === 'corrupt_gzip'
+        ? 'Send the complete gzip stream of NDJSON or a JSON array, or send it uncompressed.'
+        : 'Send NDJSON (one JSON crawl event per line, Content-Type: application/x-ndjson) or a JSON array of crawl events (application/json).',
+  }),
+  queue_unavailable: entry({
+    status: 503,
+    error: 'The batch could not be queued; nothing was stored',
+    hint: 'Retry with backoff under the same Idempotency-Key.',
+  }),
+  internal_error: entry({ status: 500, error: 'Internal error', hint: 'Retry with backoff.' }),
+};
+
+/**
+ * Every rejection of the lead webhook, by reason (the README's webhook table is checked against
+ * it). The order is the order of the checks; the spec's 404 and 503 carry no reason.
+ */
+export const LEAD_REJECTIONS = {
+  property_not_found: entry({
+    status: 404,
+    hasReason: false,
+    error: (propertyId: string) => `No property with id ${propertyId}`,
+    hint: 'Copy the webhook URL from the property setup; it ends with the property id.',
+  }),
+  webhook_not_configured: entry({
+    status: 503,
+    hasReason: false,
+    error: 'The lead webhook is not configured on this deployment',
+    hint: 'The operator must set WEBHOOK_SIGNING_KEY. Retry later with the same x-webhook-id.',
+  }),
+  missing_event_id: entry({
+    status: 400,
+    error: (length: number) =>
+      length > 0
+        ? `x-webhook-id is ${length} characters; at most ${LEAD_WEBHOOK_LIMITS.maxEventIdLength} are allowed`
+        : 'No x-webhook-id header',
+    hint: `Send a unique id of at most ${LEAD_WEBHOOK_LIMITS.maxEventIdLength} characters per lead in x-webhook-id, and reuse it when you retry.`,
+  }),
+  missing_timestamp: entry({
+    status: 400,
+    error: 'No x-webhook-timestamp header',
+    hint: 'Send the current time in Unix seconds in x-webhook-timestamp, and sign it.',
+  }),
+  stale_timestamp: entry({
+    status: 400,
+    error: 'x-webhook-timestamp is not Unix seconds within five minutes of the service clock',
+    hint: 'Stamp each attempt with the current Unix time in seconds (check the sender clock), sign again and resend.',
+  }),
+  missing_signature: entry({
+    status: 401,
+    error: 'No x-webhook-signature header',
+    hint: 'Sign {id}.{timestamp}.{body} with HMAC-SHA256 and the signing secret; send the lowercase hex digest.',
+  }),
+  body_too_large: entry({
+    status: 413,
+    error: `The body is over 64 KB (${LEAD_WEBHOOK_LIMITS.maxBodyBytes} bytes)`,
+    hint: 'A lead is small: send only the Lead fields, each within its maximum length.',
+  }),
+  invalid_signature: entry({
+    status: 401,
+    error: 'The signature does not match {id}.{timestamp}.{body}',
+    hint: 'Sign the exact bytes you send, with this property’s signing secret as UTF-8, and send the lowercase hex HMAC-SHA256.',
+  }),
+  invalid_json: entry({
+    status: 400,
+    error: 'The body is not valid JSON',
+    hint: 'Send one JSON object (a Lead), serialised once; sign and send that same string.',
+  }),
+  invalid_payload: entry({
+    status: 400,
+    error: (problems: string) => `Invalid lead: ${problems}`,
+    hint: 'Fix the fields named in details and send again under a new x-webhook-id.',
+  }),
+  // The spec names one 500 reason for the webhook, whatever went wrong.
+  storage_failed: entry({
+    status: 500,
+    error: 'The lead could not be stored',
+    hint: 'Retry with the same x-webhook-id, a fresh timestamp and a fresh signature.',
+  }),
+};
+
+/** Any other path or method of the gateway, and a path that does not percent-decode. */
+const GATEWAY_REJECTIONS = {
+  not_found: entry({
+    status: 404,
+    error: (request: string) => `No endpoint at ${request}`,
+    hint: 'Crawl batches go to POST /api/ingest/crawl/{propertyId}; leads to POST /api/webhooks/leads/{propertyId}.',
+  }),
+};
+
+type Catalogue = Record<string, Entry<never>>;
+type ArgsOf<E> = E extends Entry<infer A> ? A : never;
+
+/** Builds a catalogue's rejections: the reason, and the arguments its words take. */
+function rejecter<C extends Catalogue>(catalogue: C) {
+  return <R extends keyof C & string>(reason: R, ...args: ArgsOf<C[R]>): Rejection => {
+    const { status, error, hint, hasReason } = catalogue[reason] as unknown as Entry<ArgsOf<C[R]>>;
+    const words = (w: Words<ArgsOf<C[R]>>) => (typeof w === 'string' ? w : w(...args));
+    return { status, ...(hasReason === false ? {} : { reason }), error: words(error), hint: words(hint) };
+  };
+}
+
+export const crawlRejection = rejecter(CRAWL_REJECTIONS);
+export const leadRejection = rejecter(LEAD_REJECTIONS);
+export const gatewayRejection = rejecter(GATEWAY_REJECTIONS);
+
+/** Answers a rejection: `{error, hint, reason}`, with `details` when it has them. */
+export function sendRejection(res: Response, { status, reason, error, hint, details }: Rejection): void {
+  res.status(status).json({ error, hint, ...(reason ? { reason } : {}), ...(details ? { details } : {}) });
+}
+
+/** A cap as stated to senders: exact, in the largest unit that divides it. */
+function exactSize(bytes: number): string {
+  if (bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+// The crawl ingest channel's contract, in one place: what a sender's line must hold to be kept
+// (`crawlEventSchema`, read by the gateway), and what a kept event carries from the gateway to the
+// crawl worker (`keptCrawlEventSchema`, inside the queue's crawl-batch job), with the caps both share.
+
+/** Longest value of each field that is kept; a longer host, path or user agent makes the line unusable. */
+export const CRAWL_EVENT_CAPS = { host: 253, path: 8192, userAgent: 4096, referer: 8192, method: 16 } as const;
+
+/** The spec's limit on a batch's name (`Idempotency-Key`), in characters. */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
+
+export const CRAWL_VERIFICATIONS = ['verified', 'unverified', 'unverifiable'] as const;
+export type CrawlVerification = (typeof CRAWL_VERIFICATIONS)[number];
+
+/** ISO 8601 with an offset (`Z`, `+02:00`, `+0200`): a time without one would be a guess. */
+const ISO_DAY_AND_TIME = /^\d{4}-\d{2}-\d{2}T/;
+const WITH_OFFSET = /(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+// Postgres text cannot hold NUL: a line carrying one is unusable rather than a batch that never stores.
+const withoutNul = (text: string) => !text.includes('\u0000');
+const NO_NUL = 'must not contain NUL characters';
+
+/** Everything from the first `?` or `#` on is dropped before anything is written (CRAWL-7). */
+function stripQuery(text: string): string {
+  const q = text.search(/[?#]/);
+  return q === -1 ? text : text.slice(0, q);
+}
+
+/** `timestamp`: ISO 8601 with an offset, or epoch milliseconds; read as the UTC instant, ISO. */
+const timestamp = z
+  .union([z.number(), z.string().regex(ISO_DAY_AND_TIME).regex(WITH_OFFSET)])
+  .transform((value, ctx) => {
+    const date = new Date(typeof value === 'number' ? value : Date.parse(value));
+    if (Number.isNaN(date.getTime())) {
+      ctx.addIssue({ code: 'custom', message: 'is not a real instant' });
+      return z.NEVER;
+    }
+    return date.toISOString();
+  });
+
+/**
+ * The spec's Crawl event as one line of a batch, read strictly where it matters (time, host, path,
+ * user agent, status: a line without them is unusable, never kept) and leniently where harmless
+ * (an odd `method` or a non-string `referer` or `ip` is left out). Other keys are ignored. The
+ * output is what is kept of it, `ip` aside: that one only verifies a crawler, then is dropped.
+ */
+export const crawlEventSchema = z
+  .object({
+    timestamp,
+    host: z.string().min(1).max(CRAWL_EVENT_CAPS.host).refine(withoutNul, NO_NUL),
+    path: z.string().transform(stripQuery).pipe(z.string().max(CRAWL_EVENT_CAPS.path).refine(withoutNul, NO_NUL)),
+    // An empty user agent is no user agent: such an event can never match (CRAWL-8).
+    userAgent: z.string().min(1).max(CRAWL_EVENT_CAPS.userAgent).refine(withoutNul, NO_NUL),
+    statusCode: z.number().int().min(100).max(999),
+    method: z.string().max(CRAWL_EVENT_CAPS.method).optional().catch(undefined),
+    referer: z
+      .unknown()
+      .refine((value) => typeof value !== 'string' || withoutNul(value), NO_NUL)
+      .transform((value) => (typeof value === 'string' && value !== '' ? value : undefined))
+      .optional(),
+    ip: z.string().optional().catch(undefined),
+  })
+  .transform(({ timestamp: occurredAt, host, path, userAgent, statusCode, method, referer, ip }) => ({
+    occurredAt,
+    host: host.toLowerCase(),
+    path: path === '' ? '/' : path,
+    userAgent,
+    statusCode,
+    ...(method === undefined ? {} : { method: method.toUpperCase() }),
+    ...(referer === undefined ? {} : { referer: stripQuery(referer).slice(0, CRAWL_EVENT_CAPS.referer) }),
+    ...(ip === undefined ? {} : { ip }),
+  }));
+
+/** A line read as a crawl event: the kept fields, and the `ip` that verifies a crawler. */
+export type CrawlEvent = z.output<typeof crawlEventSchema>;
+
+/**
+ * A kept event as the crawl-batch job carries it: the line's kept fields plus what the gateway
+ * decided (the crawler and its verification, or the AI platform that referred the visit). There
+ * is deliberately no `ip` field, and `strict` refuses one that slipped in.
+ */
+export const keptCrawlEventSchema = z.strictObject({
+  occurredAt: z.iso.datetime({ offset: true }),
+  host: z.string().max(CRAWL_EVENT_CAPS.host),
+  path: z.string().max(CRAWL_EVENT_CAPS.path),
+  userAgent: z.string().max(CRAWL_EVENT_CAPS.userAgent),
+  statusCode: z.number().int().min(100).max(999),
+  method: z.string().max(CRAWL_EVENT_CAPS.method).optional(),
+  referer: z.string().max(CRAWL_EVENT_CAPS.referer).optional(),
+  crawler: z.string().optional(),
+  operator: z.string().optional(),
+  verification: z.enum(CRAWL_VERIFICATIONS).optional(),
+  aiPlatform: z.string().optional(),
+});
+
+export type KeptCrawlEvent = z.output<typeof keptCrawlEventSchema>;
