@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 // What every benchmark shares: a scratch database and Redis prefix of its own, the apps started
 // as real processes, and the clean-up.
 
-export const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const TSX = fileURLToPath(import.meta.resolve('tsx'));
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const log = (text: string) => process.stdout.write(`${text}\n`);
