@@ -50,7 +50,7 @@ export const logEnv = {
     .describe('pino log level.'),
 };
 
-export const shutdownEnv = {
+const shutdownEnv = {
   SHUTDOWN_TIMEOUT_MS: positiveInt(15000).describe(
     'On SIGTERM, in-flight work gets this long to finish before the process exits anyway.',
   ),
@@ -72,7 +72,7 @@ export const webhookSigningKeyEnv = {
     .describe('Deployment key lead webhook signing secrets are derived from. Unset: the webhook answers 503.'),
 };
 
-export const hostEnv = {
+const hostEnv = {
   HOST: z.string().default('0.0.0.0').describe('Interface the HTTP servers bind to.'),
 };
 

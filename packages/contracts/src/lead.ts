@@ -15,7 +15,7 @@ export const LEAD_WEBHOOK_LIMITS = {
 } as const;
 
 /** The spec's field lengths. */
-export const LEAD_FIELD_CAPS = {
+const LEAD_FIELD_CAPS = {
   contact: 320,
   email: 320,
   sessionId: 128,
