@@ -19,11 +19,13 @@ RUN npm i -g pnpm@10.34.8
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc prisma.config.ts ./
 COPY prisma ./prisma
 COPY packages/db/scripts ./packages/db/scripts
+COPY apps/console/package.json ./apps/console/
 COPY apps/crawl-worker/package.json ./apps/crawl-worker/
 COPY apps/ingest-gateway/package.json ./apps/ingest-gateway/
 COPY apps/lead-worker/package.json ./apps/lead-worker/
 COPY apps/ops/package.json ./apps/ops/
 COPY apps/read-api/package.json ./apps/read-api/
+COPY packages/accounts/package.json ./packages/accounts/
 COPY packages/api-client/package.json ./packages/api-client/
 COPY packages/attribution/package.json ./packages/attribution/
 COPY packages/config/package.json ./packages/config/
@@ -32,6 +34,7 @@ COPY packages/credentials/package.json ./packages/credentials/
 COPY packages/db/package.json ./packages/db/
 COPY packages/delivery-log/package.json ./packages/delivery-log/
 COPY packages/logger/package.json ./packages/logger/
+COPY packages/properties/package.json ./packages/properties/
 COPY packages/queue/package.json ./packages/queue/
 COPY packages/redis/package.json ./packages/redis/
 COPY packages/service-runtime/package.json ./packages/service-runtime/

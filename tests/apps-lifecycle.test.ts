@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 const APPS = [
   { app: 'ingest-gateway', portVar: 'INGEST_GATEWAY_PORT' },
   { app: 'read-api', portVar: 'READ_API_PORT' },
+  { app: 'console', portVar: 'CONSOLE_PORT' },
   { app: 'crawl-worker', portVar: 'CRAWL_WORKER_METRICS_PORT' },
   { app: 'lead-worker', portVar: 'LEAD_WORKER_METRICS_PORT' },
 ] as const;

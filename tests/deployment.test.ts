@@ -162,7 +162,8 @@ describe('docker-compose.yml', () => {
       const port = configOf(app, service)[portVariable];
       expect(joinCommand(service.healthcheck?.test)).toContain(`:${port}/readyz`);
       const containerPorts = (service.ports ?? []).map((p) => String(p).split(':').at(-1));
-      if (app === 'ingest-gateway' || app === 'read-api') expect(containerPorts).toContain(String(port));
+      if (app === 'ingest-gateway' || app === 'read-api' || app === 'console')
+        expect(containerPorts).toContain(String(port));
     }
   });
 

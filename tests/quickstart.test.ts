@@ -5,8 +5,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // `pnpm start` (= tsx apps/ops/src/main.ts start) as a new user runs it, on a database that does
-// not exist yet: it must create and migrate it, seed the demo team, start all four apps, print the
-// demo key and URLs, and stop everything cleanly on SIGTERM.
+// not exist yet: it must create and migrate it, seed the demo team, start every app, print the
+// demo key, the demo login and URLs, and stop everything cleanly on SIGTERM.
 
 const databaseUrl = testEnv.DATABASE_URL.replace(/\/([^/]+)$/, '/$1_quickstart');
 
@@ -16,6 +16,7 @@ describe('pnpm start', () => {
   it('creates the database, seeds the demo, starts every app, prints a working demo key, and stops cleanly', async () => {
     const ports = {
       READ_API_PORT: await freePort(),
+      CONSOLE_PORT: await freePort(),
       INGEST_GATEWAY_PORT: await freePort(),
       CRAWL_WORKER_METRICS_PORT: await freePort(),
       LEAD_WORKER_METRICS_PORT: await freePort(),
@@ -53,6 +54,23 @@ describe('pnpm start', () => {
       }
       expect((await fetch(`${api}/docs`)).status).toBe(200);
 
+      // The banner's demo login signs in to the console and sees the demo team's properties.
+      const login = /Demo login: (\S+) \/ (\S+)/.exec(out);
+      expect(login).not.toBeNull();
+      const consoleUrl = `http://127.0.0.1:${ports.CONSOLE_PORT}`;
+      expect(out).toContain(`http://localhost:${ports.CONSOLE_PORT}/api`);
+      const signIn = await fetch(`${consoleUrl}/api/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: login?.[1], password: login?.[2] }),
+      });
+      expect(signIn.status).toBe(200);
+      const { token } = (await signIn.json()) as { token: string };
+      const properties = await fetch(`${consoleUrl}/api/properties`, { headers: { authorization: `Bearer ${token}` } });
+      expect(properties.status).toBe(200);
+      expect(((await properties.json()) as { properties: unknown[] }).properties.length).toBeGreaterThan(0);
+      expect((await fetch(`${consoleUrl}/api/docs`)).status).toBe(200);
+
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       const stored = await client.query('SELECT 1 FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL', [
@@ -69,7 +87,7 @@ describe('pnpm start', () => {
     expect(code, `pnpm start exited ${code}; its output ends:\n${proc.stdout().slice(-4000)}`).toBe(0);
     // Each app got exactly one signal: a second one would have cut its graceful shutdown short.
     expect(proc.stdout()).not.toContain('second signal');
-    for (const app of ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api']) {
+    for (const app of ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api', 'console']) {
       expect(proc.stdout()).toMatch(new RegExp(`\\[${app}\\] .*shut down cleanly`));
     }
   }, 120_000);

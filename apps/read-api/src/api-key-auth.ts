@@ -16,6 +16,9 @@ export interface ApiKeyAuthenticator {
 const BEARER = /^bearer ([^\s]+)$/i;
 const UNKNOWN = Symbol('unknown key');
 
+/** A key's last_used_at is written at most this often (per replica, and in SQL across replicas). */
+export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+
 /**
  * Bearer API keys, looked up by SHA-256 and cached per replica for `cacheTtlMs`: a revoked key, a
  * plan change or a scope change reaches every replica within that time without a shared cache or
@@ -24,8 +27,33 @@ const UNKNOWN = Symbol('unknown key');
  */
 export function createApiKeyAuthenticator(
   db: PrismaClient,
-  options: { cacheTtlMs: number; maxCachedKeys?: number },
+  options: {
+    cacheTtlMs: number;
+    maxCachedKeys?: number;
+    /** A failed last_used_at write (it never fails the request). */
+    onLastUsedError?: (err: unknown) => void;
+    now?: () => number;
+  },
 ): ApiKeyAuthenticator {
+  const now = options.now ?? Date.now;
+  // When this replica last wrote each key's last_used_at; bounded like the key cache.
+  const lastWritten = new LRUCache<string, number>({ max: options.maxCachedKeys ?? 10_000 });
+  const noteUse = (keyId: string) => {
+    const at = now();
+    if (at - (lastWritten.get(keyId) ?? Number.NEGATIVE_INFINITY) < LAST_USED_WRITE_INTERVAL_MS) return;
+    lastWritten.set(keyId, at);
+    // Not awaited: the answer does not wait for a bookkeeping write. The WHERE keeps replicas from
+    // writing the same key more than once per interval between them.
+    db.$executeRaw`
+      UPDATE api_keys SET last_used_at = now()
+      WHERE id = ${keyId}::uuid
+        AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => ${LAST_USED_WRITE_INTERVAL_MS / 1000}))`.catch(
+      (err: unknown) => {
+        lastWritten.delete(keyId);
+        options.onLastUsedError?.(err);
+      },
+    );
+  };
   const cache = new LRUCache<string, KeyPrincipal | typeof UNKNOWN>({
     max: options.maxCachedKeys ?? 10_000,
     ttl: options.cacheTtlMs,
@@ -52,6 +80,7 @@ export function createApiKeyAuthenticator(
       if (principal === undefined || principal === UNKNOWN) {
         return { ok: false, code: 'INVALID_KEY', message: 'The API key is malformed, unknown or revoked.' };
       }
+      noteUse(principal.keyId);
       return { ok: true, principal };
     },
   };

@@ -14,7 +14,7 @@ import { standardReadRoutes } from './start.ts';
 import { createReadApiHarness } from './testing/index.ts';
 
 // The parts of the read API app around /v1: liveness, readiness, metrics, the docs page and the
-// specification document it renders. /v1 itself is covered by v1-protocol and v1-endpoints tests.
+// specification document it renders. /v1 itself is covered by v1-protocol, v1-scope, v1-list-rules and queries/*.test.ts.
 
 const harness = createReadApiHarness();
 /** A Redis nobody listens on: its ping fails at once (no offline queue). */
@@ -106,7 +106,7 @@ describe('docs', () => {
     const res = await request(harness.app).get('/docs/reference.js');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/javascript/);
-    expect(res.text).toContain("url: '/openapi.json'");
+    expect(res.text).toContain('url: "/openapi.json"');
   });
 
   it('the Swagger UI assets are served from the installed package (no internet needed)', async () => {

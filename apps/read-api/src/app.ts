@@ -1,8 +1,7 @@
 import { buildOpenApiDocument } from '@vt/contracts';
 import type { Logger } from '@vt/logger';
-import { healthRouter, type ReadinessCheck } from '@vt/service-runtime';
+import { apiReferenceRouter, healthRouter, type ReadinessCheck } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import { docsRouter } from './docs-page.ts';
 import { createV1Router, sendApiError, type V1RouterDeps } from './v1-router.ts';
 
 export interface ReadApiDeps extends V1RouterDeps {
@@ -22,7 +21,7 @@ export function buildReadApi(deps: ReadApiDeps): Express {
   app.get('/openapi.json', (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*').json(openApiDocument);
   });
-  app.use(docsRouter());
+  app.use(apiReferenceRouter({ title: 'AI Visibility Tracking read API', path: '/docs', specUrl: '/openapi.json' }));
   app.use('/v1', createV1Router(deps));
 
   // An unknown path answers before anything reads the key.

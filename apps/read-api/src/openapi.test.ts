@@ -324,6 +324,6 @@ describe('GET /docs', () => {
     }
     // The page boots Swagger UI on the document this app serves.
     const boot = assets.find((url) => !url.includes('swagger-ui'));
-    expect((await request(harness.app).get(boot!)).text).toContain("'/openapi.json'");
+    expect((await request(harness.app).get(boot!)).text).toContain('"/openapi.json"');
   });
 });

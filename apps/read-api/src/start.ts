@@ -30,7 +30,10 @@ export function startReadApi(config: ReadApiConfig, logger: Logger) {
         readinessChecks,
         isClosing,
         routes: standardReadRoutes(createReadOperations(db)),
-        authenticator: createApiKeyAuthenticator(db, { cacheTtlMs: config.API_KEY_CACHE_TTL_MS }),
+        authenticator: createApiKeyAuthenticator(db, {
+          cacheTtlMs: config.API_KEY_CACHE_TTL_MS,
+          onLastUsedError: (err) => logger.warn({ err }, 'could not record an API key’s last use'),
+        }),
         answerCache: createAnswerCache({
           ttlMs: config.READ_CACHE_TTL_MS,
           maxBytes: config.READ_CACHE_MAX_MB * 1024 * 1024,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  consolePortEnv,
   crawlTokenSecretEnv,
   crawlWorkerPortEnv,
   databaseEnv,
@@ -78,15 +79,45 @@ const publicUrl = (fallback: string) =>
     .default(fallback)
     .transform((v) => v.replace(/\/+$/, ''));
 
+const publicIngestUrlEnv = {
+  PUBLIC_INGEST_URL: publicUrl('http://localhost:3001').describe(
+    'Public base URL of the ingest gateway, used in the crawl ingest and lead webhook URLs ops and the console show.',
+  ),
+};
+
+export const consoleConfigSchema = z.object({
+  ...consolePortEnv,
+  CONSOLE_PUBLIC_URL: publicUrl('http://localhost:3002').describe(
+    'Public base URL of the console: its origin is the one cookie-authenticated writes must come from (CSRF check).',
+  ),
+  CONSOLE_TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .describe(
+      "Express 'trust proxy': which proxies' X-Forwarded-For/-Proto to believe (client address for the sign-in limit, TLS for Secure cookies). `false` trusts none.",
+    ),
+  SESSION_TTL_HOURS: positiveInt(24 * 14).describe('How long a console session lasts from sign-in.'),
+  SIGN_IN_FAILURES_PER_EMAIL: positiveInt(10).describe(
+    'Failed sign-ins per email per window before sign-in for that email answers 429 (shared through Redis).',
+  ),
+  SIGN_IN_FAILURES_PER_CLIENT: positiveInt(50).describe(
+    'Failed sign-ins per client address per window before that client answers 429 (shared through Redis).',
+  ),
+  SIGN_IN_WINDOW_SECONDS: positiveInt(900).describe('The window the sign-in failure limits count over.'),
+  ...publicIngestUrlEnv,
+  ...crawlTokenSecretEnv,
+  ...webhookSigningKeyEnv,
+  ...serviceEnv,
+});
+export type ConsoleConfig = z.output<typeof consoleConfigSchema>;
+
 export const opsConfigSchema = z.object({
   ...databaseEnv,
   ...redisEnv,
   ...logEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
-  PUBLIC_INGEST_URL: publicUrl('http://localhost:3001').describe(
-    'Public base URL of the ingest gateway, used in the crawl ingest and lead webhook URLs ops prints.',
-  ),
+  ...publicIngestUrlEnv,
   PUBLIC_API_URL: publicUrl('http://localhost:3000').describe(
     'Public base URL of the read API, used in what ops prints.',
   ),
@@ -100,6 +131,7 @@ export type OpsConfig = z.output<typeof opsConfigSchema>;
 /** `pnpm start` also needs every app's port, to wait for them and print their URLs. */
 export const devStartConfigSchema = opsConfigSchema.extend({
   ...readApiPortEnv,
+  ...consolePortEnv,
   ...ingestGatewayPortEnv,
   ...crawlWorkerPortEnv,
   ...leadWorkerPortEnv,
@@ -112,5 +144,6 @@ export const APP_CONFIG_SCHEMAS = {
   'crawl-worker': crawlWorkerConfigSchema,
   'lead-worker': leadWorkerConfigSchema,
   'read-api': readApiConfigSchema,
+  console: consoleConfigSchema,
   ops: opsConfigSchema,
 } as const;

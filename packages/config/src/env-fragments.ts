@@ -80,6 +80,9 @@ const hostEnv = {
 export const readApiPortEnv = {
   READ_API_PORT: port(3000).describe('Port of the read API (/v1, /openapi.json).'),
 };
+export const consolePortEnv = {
+  CONSOLE_PORT: port(3002).describe('Port of the console API (/api: accounts, teams, properties, keys).'),
+};
 export const ingestGatewayPortEnv = {
   INGEST_GATEWAY_PORT: port(3001).describe('Port of the ingest gateway (crawl ingest, lead webhook).'),
 };

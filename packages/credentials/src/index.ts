@@ -8,4 +8,9 @@ export {
 } from './api-key.ts';
 export { constantTimeEqual } from './constant-time.ts';
 export { deriveCrawlToken, verifyCrawlToken } from './crawl-token.ts';
+export {
+  generateSessionToken,
+  hashSessionToken,
+  isWellFormedSessionToken,
+} from './session-token.ts';
 export { deriveWebhookSecret, signWebhookPayload, verifyWebhookSignature } from './webhook-secret.ts';

@@ -1,3 +1,4 @@
+export { apiReferenceRouter } from './api-reference.ts';
 export { bootApp, closeOnce } from './boot.ts';
 export { pingPostgres, pingRedis } from './dependency-checks.ts';
 export { healthRouter, type ReadinessCheck } from './health.ts';

@@ -1,53 +1,30 @@
+import { uuidSchema } from '@vt/contracts/console';
 import { addUtcDays, utcDay } from '@vt/db';
 import { z } from 'zod';
 import type { OpsContext } from './context.ts';
 import { OpsError } from './ops-error.ts';
 
-// The ops commands' inputs, validated once by zod; the same schemas type the command functions.
+// The ops commands' inputs, validated once by zod with the console's own field schemas, so a
+// slug, email or domain is held to one rule wherever it enters.
 
-export const slugSchema = z
-  .string()
-  .min(3)
-  .max(48)
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lower-case letters, digits and single hyphens');
-
-export const emailSchema = z
-  .email()
-  .max(320)
-  .transform((v) => v.toLowerCase());
-
-/**
- * A property's domain as stored: the bare lower-case host, no scheme, port, path or trailing dot,
- * and no leading `www.` (decided: `www.example.com` and `example.com` are one site; every
- * subdomain of the stored domain matches at ingest).
- */
-export const domainSchema = z.string().transform((raw, ctx) => {
-  const text = raw.trim().toLowerCase();
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(text) ? text : `https://${text}`;
-  let host = '';
-  try {
-    host = new URL(withScheme).hostname.replace(/\.$/, '');
-  } catch {
-    // falls through to the check below
-  }
-  host = host.replace(/^www\./, '');
-  if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/.test(host)) {
-    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(raw)} is not a domain name such as example.com` });
-    return z.NEVER;
-  }
-  return host;
-});
-
-export const planSchema = z.enum(['free', 'starter', 'growth', 'scale']);
-export const roleSchema = z.enum(['owner', 'admin', 'member']);
-export const accessSchema = z.enum(['read', 'write']);
-export const uuidSchema = z.uuid();
+export {
+  accessSchema,
+  displayNameSchema,
+  domainSchema,
+  emailSchema,
+  passwordSchema,
+  planSchema,
+  roleSchema,
+  slugSchema,
+  termListSchema,
+  uuidSchema,
+} from '@vt/contracts/console';
 
 /** `--days N`: how many UTC days, ending today, a report covers (30 unless given). */
 const daysSchema = z.coerce.number().int().min(1).max(365).default(30);
 
 /** `--property <id>`: the property a command is about. */
-export const propertyOption = z.object({ property: z.string() });
+const propertyOption = z.object({ property: z.string() });
 
 /** `--property <id> [--days N]`: a property's report over the last N UTC days. */
 const propertyDaysOptions = propertyOption.extend({ days: daysSchema });

@@ -271,7 +271,8 @@ describe('ops key commands', () => {
     expect(scopes.map((s) => s.propertyId)).toEqual([mine.json.property.id]);
 
     const foreign = await ops('key', 'create', '--team', slug, '--property', theirs.json.property.id);
-    expect(foreign.json.error.code).toBe('property_not_in_team');
+    expect(foreign.json.error.code).toBe('invalid_body');
+    expect(foreign.json.error.message).toContain(': not a property of this team');
     expect(await db.apiKey.count({ where: { team: { slug } } })).toBe(1);
   });
 

@@ -1,4 +1,5 @@
 import { ConfigError, opsConfigSchema, parseConfig } from '@vt/config';
+import { OperationError } from '@vt/contracts/console';
 import { createPrismaClient } from '@vt/db';
 import { Command, CommanderError } from 'commander';
 import { seedDemo } from '../demo/seed.ts';
@@ -50,6 +51,8 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
       print(Boolean(json), await fn(ctx, rest));
     } catch (err) {
       if (err instanceof OpsError) fail(Boolean(json), err.code, err.message);
+      // The shared operations' refusals, in the CLI's snake_case codes (SLUG_TAKEN → slug_taken).
+      else if (err instanceof OperationError) fail(Boolean(json), err.code.toLowerCase(), operationMessage(err));
       else if (err instanceof ConfigError) fail(Boolean(json), 'invalid_config', err.message);
       else fail(Boolean(json), 'internal_error', (err as Error).message);
     } finally {
@@ -61,9 +64,13 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
     parent.command(name).description(description).option('--json', 'print one compact JSON object');
 
   const user = program.command('user').description('users');
-  sub(user, 'create', 'create a user (or return the existing one)')
+  sub(user, 'create', 'create a user (or return the existing one); --password sets their console password')
     .requiredOption('--email <email>')
     .requiredOption('--name <name>')
+    .option(
+      '--password <password>',
+      'console sign-in password (at least 10 characters); resets it for an existing user',
+    )
     .action(action(createUser));
 
   const team = program.command('team').description('teams and members');
@@ -172,6 +179,12 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
     program,
     exitCode: () => exitCode,
   };
+}
+
+/** An operation's message, with the fields it names: `Some propertyIds … (propertyIds.0: not a property of this team)`. */
+function operationMessage(err: OperationError): string {
+  const fields = err.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
+  return fields ? `${err.message} (${fields})` : err.message;
 }
 
 /** Parses argv and runs; resolves with the process exit code. */

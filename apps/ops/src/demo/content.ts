@@ -16,8 +16,8 @@ export const DEMO_USERS = [
 
 export const DEMO_TEAM = {
   name: 'Demo Team',
-  settings: { timezone: 'UTC', weekStartsOn: 'monday', weeklyDigest: true },
-  branding: { displayName: 'Demo Team', primaryColor: '#1f77b4', logoUrl: null },
+  settings: { timeZone: 'UTC', weekStartsOn: 'monday', defaultDayRange: 30 },
+  branding: { displayName: 'Demo Team', accentColor: '#1f77b4' },
 };
 
 export const DEMO_LABELS = [

@@ -1,3 +1,4 @@
+import { checkCredentials, teamView } from '@vt/accounts';
 import { AI_PLATFORM_IDS } from '@vt/attribution';
 import { opsConfigSchema, parseConfig } from '@vt/config';
 import { deriveApiKey, hashApiKey } from '@vt/credentials';
@@ -6,7 +7,7 @@ import { testDb, testEnv } from '@vt/test-support';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OpsError } from '../cli/ops-error.ts';
 import { DEMO_USERS } from './content.ts';
-import { DEMO_DAYS, DEMO_TEAM_SLUG, type DemoSeedResult, demoApiKey, seedDemo } from './seed.ts';
+import { DEMO_DAYS, DEMO_TEAM_SLUG, type DemoSeedResult, demoApiKey, demoPassword, seedDemo } from './seed.ts';
 
 // Only this file seeds the team with slug 'demo', so every assertion is scoped to it while other
 // suites write to the same database.
@@ -217,6 +218,26 @@ describe('ops demo seed', () => {
     expect(JSON.stringify(row)).not.toContain(derived.key);
   });
 
+  it('gives every demo person a console login with the password derived from CRAWL_TOKEN_SECRET, stored as argon2id', async () => {
+    const password = demoPassword(testEnv);
+    expect(first.login).toEqual({ emails: DEMO_USERS.map((u) => u.email), password });
+    for (const email of first.login.emails) {
+      expect(await checkCredentials(testDb(), { email, password })).toMatchObject({ email });
+      expect(await checkCredentials(testDb(), { email, password: `${password}x` })).toBeNull();
+      const stored = await testDb().user.findUniqueOrThrow({ where: { email } });
+      expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+      expect(stored.passwordHash).not.toContain(password);
+    }
+  });
+
+  it('seeds team settings and branding the console reads back whole', async () => {
+    const team = await testDb().team.findUniqueOrThrow({ where: { slug: DEMO_TEAM_SLUG } });
+    expect(teamView(team)).toMatchObject({
+      settings: { timeZone: 'UTC', weekStartsOn: 'monday', defaultDayRange: 30 },
+      branding: { displayName: 'Demo Team', accentColor: '#1f77b4' },
+    });
+  });
+
   it('demoApiKey refuses with not_configured when CRAWL_TOKEN_SECRET is unset', () => {
     expect(demoApiKey(ctx().config).key).toBe(first.apiKey.key);
     const unset = () => demoApiKey({ CRAWL_TOKEN_SECRET: undefined });
@@ -226,7 +247,13 @@ describe('ops demo seed', () => {
 
   it('a second run creates no rows in any table and returns the same team, properties and key', async () => {
     const before = await demoRowCounts(db, first.team.id);
+    const passwordHashes = async () =>
+      (await db.user.findMany({ where: { email: { in: first.login.emails } }, orderBy: { email: 'asc' } })).map(
+        (u) => u.passwordHash,
+      );
+    const hashesBefore = await passwordHashes();
     const second = await seedDemo(ctx());
+    expect(await passwordHashes()).toEqual(hashesBefore);
     expect(await demoRowCounts(db, first.team.id)).toEqual(before);
     expect(Object.values(second.counts).every((n) => n === 0)).toBe(true);
     expect(second.apiKey).toEqual(first.apiKey);

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { hashPassword, verifyPassword } from '@vt/accounts';
 import { AI_PLATFORMS } from '@vt/attribution';
 import type { OpsConfig } from '@vt/config';
 import { deriveApiKey, type IssuedApiKey } from '@vt/credentials';
@@ -79,6 +80,8 @@ export interface DemoSeedResult {
   properties: (ReturnType<typeof propertySummary> & ReturnType<typeof connectionDetails>)[];
   days: { from: string; to: string };
   counts: DemoSeedCounts;
+  /** The console sign-in of every demo person (one password; the owner first). */
+  login: { emails: string[]; password: string };
 }
 
 /**
@@ -90,6 +93,30 @@ export function demoApiKey(config: Pick<OpsConfig, 'CRAWL_TOKEN_SECRET'>): Issue
     throw new OpsError('not_configured', 'CRAWL_TOKEN_SECRET is not set: the demo API key is derived from it.');
   }
   return deriveApiKey(config.CRAWL_TOKEN_SECRET, DEMO_KEY_LABEL);
+}
+
+/**
+ * The demo people's console password, derived from CRAWL_TOKEN_SECRET like the demo key: printed
+ * by every `pnpm start`, different on every deployment, never stored but as an argon2id hash.
+ */
+export function demoPassword(config: Pick<OpsConfig, 'CRAWL_TOKEN_SECRET'>): string {
+  if (!config.CRAWL_TOKEN_SECRET) {
+    throw new OpsError('not_configured', 'CRAWL_TOKEN_SECRET is not set: the demo password is derived from it.');
+  }
+  return createHmac('sha256', config.CRAWL_TOKEN_SECRET)
+    .update('vt-demo:console-password')
+    .digest('base64url')
+    .slice(0, 20);
+}
+
+/** Gives each demo person the demo password unless theirs already is it (a rerun writes nothing). */
+async function setDemoPasswords(ctx: OpsContext, password: string): Promise<void> {
+  const people = await ctx.db.user.findMany({ where: { email: { in: DEMO_USERS.map((u) => u.email) } } });
+  const hash = await hashPassword(password);
+  for (const person of people) {
+    if (await verifyPassword(person.passwordHash, password)) continue;
+    await ctx.db.user.update({ where: { id: person.id }, data: { passwordHash: hash } });
+  }
 }
 
 /** sha256('vt-demo:' + name) shaped as a version-5 UUID: a name gives the same id on every run. */
@@ -122,6 +149,8 @@ export async function seedDemo(ctx: OpsContext, _options?: unknown): Promise<Dem
   const issued = demoApiKey(ctx.config);
   const now = new Date();
   const seeded = await ctx.db.$transaction((tx) => seedRows(tx, issued, now), { maxWait: 10_000, timeout: 300_000 });
+  const password = demoPassword(ctx.config);
+  await setDemoPasswords(ctx, password);
   const today = utcDay(now);
   return {
     team: { id: seeded.team.id, slug: seeded.team.slug, name: seeded.team.name },
@@ -129,6 +158,7 @@ export async function seedDemo(ctx: OpsContext, _options?: unknown): Promise<Dem
     properties: seeded.properties.map((p) => ({ ...propertySummary(p), ...connectionDetails(ctx, p) })),
     days: { from: formatUtcDay(addUtcDays(today, 1 - DEMO_DAYS)), to: formatUtcDay(today) },
     counts: seeded.counts,
+    login: { emails: DEMO_USERS.map((u) => u.email), password },
   };
 }
 

@@ -4,6 +4,8 @@ export interface BannerInput {
   config: DevStartConfig;
   migrationsApplied: string[];
   demoKey: string | null;
+  /** The demo owner's (and a demo member's) console sign-in. */
+  demoLogin: { email: string; memberEmail: string; password: string } | null;
   demoProperty: {
     domain: string;
     crawl: { ingestUrl: string; token: string | null };
@@ -12,13 +14,15 @@ export interface BannerInput {
 }
 
 /** What `pnpm start` prints once every app is ready: where things are and lines to paste. */
-export function printBanner({ config, demoKey, demoProperty }: BannerInput) {
+export function printBanner({ config, demoKey, demoLogin, demoProperty }: BannerInput) {
   const api = `http://localhost:${config.READ_API_PORT}`;
+  const consoleUrl = `http://localhost:${config.CONSOLE_PORT}`;
   const ingest = `http://localhost:${config.INGEST_GATEWAY_PORT}`;
   const lines = [
     '',
     'AI visibility tracking is running.',
     `  read API        ${api}   (reference: ${api}/docs, OpenAPI: ${api}/openapi.json)`,
+    `  console API     ${consoleUrl}/api   (reference: ${consoleUrl}/api/docs, OpenAPI: ${consoleUrl}/api/openapi.json)`,
     `  ingest gateway  ${ingest}`,
     `  crawl worker    http://localhost:${config.CRAWL_WORKER_METRICS_PORT}/metrics`,
     `  lead worker     http://localhost:${config.LEAD_WORKER_METRICS_PORT}/metrics`,
@@ -32,6 +36,17 @@ export function printBanner({ config, demoKey, demoProperty }: BannerInput) {
       `  curl -s -H "Authorization: Bearer ${demoKey}" "${api}/v1/responses?limit=5"`,
       `  curl -s -H "Authorization: Bearer ${demoKey}" "${api}/v1/tasks"`,
       `  curl -s -H "Authorization: Bearer ${demoKey}" "${api}/v1/visibility?limit=5"`,
+      '',
+    );
+  }
+  if (demoLogin) {
+    lines.push(
+      `Demo login: ${demoLogin.email} / ${demoLogin.password}   (owner; ${demoLogin.memberEmail}, same password, is a member)`,
+      '',
+      'Console API (sign in, then act with the session token):',
+      `  TOKEN=$(curl -s -H "Content-Type: application/json" -d '{"email":"${demoLogin.email}","password":"${demoLogin.password}"}' ${consoleUrl}/api/auth/sign-in | sed 's/.*"token":"\\([^"]*\\)".*/\\1/')`,
+      `  curl -s -H "Authorization: Bearer $TOKEN" ${consoleUrl}/api/me`,
+      `  curl -s -H "Authorization: Bearer $TOKEN" ${consoleUrl}/api/properties`,
       '',
     );
   }

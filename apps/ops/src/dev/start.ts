@@ -10,12 +10,13 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { migrateDatabase } from '../cli/commands/database.ts';
 import { connectionDetails } from '../cli/commands/properties.ts';
-import { DEMO_TEAM_SLUG, demoApiKey, seedDemo } from '../demo/seed.ts';
+import { DEMO_USERS } from '../demo/content.ts';
+import { DEMO_TEAM_SLUG, demoApiKey, demoPassword, seedDemo } from '../demo/seed.ts';
 import { printBanner } from './banner.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ENV_FILE = `${ROOT}.env`;
-const APPS = ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api'] as const;
+const APPS = ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api', 'console'] as const;
 
 /**
  * `pnpm start`: the whole system on one machine, in one terminal. Reads ./.env (creating the two
@@ -53,6 +54,9 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
       config,
       migrationsApplied: migration.applied,
       demoKey: demoTeam ? demoApiKey(config).key : null,
+      demoLogin: demoTeam
+        ? { email: DEMO_USERS[0].email, memberEmail: DEMO_USERS[2].email, password: demoPassword(config) }
+        : null,
       demoProperty: demoProperty ? { ...connectionDetails(ctx, demoProperty), domain: demoProperty.domain } : null,
     };
     await db.$disconnect();
@@ -69,7 +73,7 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
       {
         cwd: ROOT,
         prefix: 'name',
-        prefixColors: ['cyan', 'magenta', 'yellow', 'green'],
+        prefixColors: ['cyan', 'magenta', 'yellow', 'green', 'blue'],
         // Each app in its own process group: Ctrl-C reaches only this process, which then asks
         // every app exactly once to shut down (a second signal would make an app exit at once).
         spawn: (command, options) => spawn(command, { ...options, detached: true }),
@@ -157,6 +161,7 @@ async function waitUntilHealthy(config: DevStartConfig, timeoutMs = 60_000) {
     config.CRAWL_WORKER_METRICS_PORT,
     config.LEAD_WORKER_METRICS_PORT,
     config.READ_API_PORT,
+    config.CONSOLE_PORT,
   ];
   const deadline = Date.now() + timeoutMs;
   for (const port of ports) {

@@ -1,40 +1,44 @@
-import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import type { Property } from '@vt/db';
+import {
+  type ConnectionSettings,
+  configurationNotes,
+  crawlCredentials,
+  createProperty as createTeamProperty,
+  updateProperty,
+  webhookCredentials,
+} from '@vt/properties';
 import { z } from 'zod';
 import type { OpsContext } from '../context.ts';
-import { domainSchema, findProperty, parseOptions, planSchema, propertyFromOptions, slugSchema } from '../inputs.ts';
+import {
+  displayNameSchema,
+  domainSchema,
+  findProperty,
+  parseOptions,
+  planSchema,
+  propertyFromOptions,
+  slugSchema,
+  termListSchema,
+} from '../inputs.ts';
 import { findTeamBySlug } from './teams.ts';
 
-const propertyCreateInput = z.object({
-  team: slugSchema,
-  name: z.string().trim().min(1).max(200),
-  domain: domainSchema,
-  plan: planSchema,
-  brandTerm: z.array(z.string().trim().min(1).max(200)).optional(),
+/** The deployment facts the setup dialogs are made of, from the ops config. */
+export const connectionSettings = ({ config }: Pick<OpsContext, 'config'>): ConnectionSettings => ({
+  publicIngestUrl: config.PUBLIC_INGEST_URL,
+  crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
+  webhookSigningKey: config.WEBHOOK_SIGNING_KEY,
 });
 
 /**
  * What the setup dialog shows for a property: the crawl ingest URL and token, the lead webhook
  * URL and signing secret. A secret whose deployment key is not configured is null, with a note.
  */
-export function connectionDetails({ config }: Pick<OpsContext, 'config'>, property: Property) {
-  const notes: string[] = [];
-  if (!config.CRAWL_TOKEN_SECRET)
-    notes.push('CRAWL_TOKEN_SECRET is not set: crawl ingest answers 503 and has no token.');
-  if (!config.WEBHOOK_SIGNING_KEY)
-    notes.push('WEBHOOK_SIGNING_KEY is not set: the lead webhook answers 503 and has no secret.');
+export function connectionDetails(ctx: Pick<OpsContext, 'config'>, property: Property) {
+  const settings = connectionSettings(ctx);
+  const crawl = crawlCredentials(settings, property);
+  const notes = configurationNotes(settings);
   return {
-    crawl: {
-      ingestUrl: `${config.PUBLIC_INGEST_URL}/api/ingest/crawl/${property.id}`,
-      token: config.CRAWL_TOKEN_SECRET
-        ? deriveCrawlToken(config.CRAWL_TOKEN_SECRET, property.id, property.crawlTokenVersion)
-        : null,
-      ingestionEnabled: property.crawlIngestionEnabled,
-    },
-    webhook: {
-      url: `${config.PUBLIC_INGEST_URL}/api/webhooks/leads/${property.id}`,
-      signingSecret: config.WEBHOOK_SIGNING_KEY ? deriveWebhookSecret(config.WEBHOOK_SIGNING_KEY, property.id) : null,
-    },
+    crawl: { ingestUrl: crawl.endpointUrl, token: crawl.token, ingestionEnabled: property.crawlIngestionEnabled },
+    webhook: webhookCredentials(settings, property),
     ...(notes.length ? { notes } : {}),
   };
 }
@@ -51,17 +55,23 @@ export function propertySummary(property: Property) {
   };
 }
 
+const propertyCreateInput = z.object({
+  team: slugSchema,
+  name: displayNameSchema,
+  domain: domainSchema,
+  plan: planSchema,
+  brandTerm: termListSchema.optional(),
+});
+
 export async function createProperty(ctx: OpsContext, options: unknown) {
   const input = parseOptions(propertyCreateInput, options);
   const team = await findTeamBySlug(ctx, input.team);
-  const property = await ctx.db.property.create({
-    data: {
-      teamId: team.id,
-      name: input.name,
-      domain: input.domain,
-      plan: input.plan,
-      brandTerms: input.brandTerm?.length ? input.brandTerm : [input.name],
-    },
+  const property = await createTeamProperty(ctx.db, {
+    teamId: team.id,
+    name: input.name,
+    domain: input.domain,
+    plan: input.plan,
+    brandTerms: input.brandTerm,
   });
   return { property: propertySummary(property), ...connectionDetails(ctx, property) };
 }
@@ -72,10 +82,7 @@ const setPlanInput = z.object({ property: z.string(), plan: planSchema, lapsed: 
 export async function setPropertyPlan(ctx: OpsContext, options: unknown) {
   const input = parseOptions(setPlanInput, options);
   const property = await findProperty(ctx, input.property);
-  const updated = await ctx.db.property.update({
-    where: { id: property.id },
-    data: { plan: input.plan, subscriptionStatus: input.lapsed ? 'lapsed' : 'active' },
-  });
+  const updated = await updateProperty(ctx.db, property, { plan: input.plan, lapsed: Boolean(input.lapsed) });
   return { property: propertySummary(updated) };
 }
 

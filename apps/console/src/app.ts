@@ -1,0 +1,72 @@
+import { buildConsoleOpenApiDocument } from '@vt/contracts/console';
+import type { Logger } from '@vt/logger';
+import { apiReferenceRouter, healthRouter, type ReadinessCheck } from '@vt/service-runtime';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import { sendConsoleError } from './http/console-error.ts';
+import { type ConsoleRouterDeps, createConsoleRouter } from './http/console-router.ts';
+
+/** The largest request body the console reads: every console body is a small form. */
+const CONSOLE_MAX_BODY = '64kb';
+
+export interface ConsoleAppDeps extends ConsoleRouterDeps {
+  logger: Logger;
+  readinessChecks: ReadinessCheck[];
+  isClosing: () => boolean;
+  /** Express 'trust proxy' (from CONSOLE_TRUST_PROXY). */
+  trustProxy: string;
+}
+
+/** Express reads `false`, `true`, a hop count, or addresses/names such as `loopback`. */
+function trustProxySetting(value: string): boolean | number | string {
+  if (value === 'false' || value === 'true') return value === 'true';
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+/** The console API: JSON everywhere, errors in the /v1 envelope, never HTML or a stack trace. */
+export function buildConsoleApp(deps: ConsoleAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxySetting(deps.trustProxy));
+  app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
+
+  const openApiDocument = buildConsoleOpenApiDocument();
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.use(
+    apiReferenceRouter({
+      title: 'AI Visibility Tracking console API',
+      path: '/api/docs',
+      specUrl: '/api/openapi.json',
+    }),
+  );
+  // Answers name people, tokens and secrets: no shared cache may keep one.
+  app.use('/api', (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  });
+  app.use('/api', express.json({ limit: CONSOLE_MAX_BODY }));
+  app.use(createConsoleRouter(deps));
+
+  app.use((req, res) => sendConsoleError(res, 'NOT_FOUND', `No endpoint at ${req.path}.`));
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    if (res.headersSent) return;
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') {
+      return sendConsoleError(res, 'PAYLOAD_TOO_LARGE', `The body is over ${CONSOLE_MAX_BODY}.`);
+    }
+    if (type === 'entity.parse.failed') {
+      return sendConsoleError(res, 'INVALID_BODY', 'The body is not valid JSON (an object is expected).');
+    }
+    if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+      return sendConsoleError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as uncompressed UTF-8 JSON.');
+    }
+    if (err instanceof URIError || (err as { status?: number }).status === 400) {
+      return sendConsoleError(res, 'NOT_FOUND', 'No endpoint at this path (it is not valid percent-encoding).');
+    }
+    deps.logger.error({ err, path: req.path, method: req.method }, 'console request failed');
+    sendConsoleError(res, 'INTERNAL_ERROR', 'The server failed to answer; try again shortly.');
+  };
+  app.use(onError);
+  return app;
+}

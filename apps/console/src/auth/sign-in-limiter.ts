@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { type Redis, redisKey } from '@vt/redis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+export interface SignInLimits {
+  failuresPerEmail: number;
+  failuresPerClient: number;
+  windowSeconds: number;
+}
+
+export interface SignInLimiter {
+  /** Seconds until this email and client may try again; 0 when they may now. */
+  blockedFor(email: string, client: string): Promise<number>;
+  /** Counts a failed attempt against both. */
+  recordFailure(email: string, client: string): Promise<void>;
+  /** A success clears the email's failures (not the client's: one good password does not buy guesses at others). */
+  recordSuccess(email: string): Promise<void>;
+}
+
+// Counter keys hold a SHA-256 of the email or address, never the address itself.
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/**
+ * Failed sign-ins counted per email and per client address in Redis, so every console replica
+ * shares one count: over either limit within the window, sign-in answers 429 until the window
+ * ends, whether the password is right or not. Unknown emails count like known ones, so the limit
+ * says nothing about which accounts exist. If Redis is away each replica counts in memory.
+ */
+export function createSignInLimiter(options: { redis: Redis; keyPrefix: string } & SignInLimits): SignInLimiter {
+  const limiter = (name: string, points: number) =>
+    new RateLimiterRedis({
+      storeClient: options.redis,
+      keyPrefix: redisKey(options.keyPrefix, name),
+      points,
+      duration: options.windowSeconds,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({ points, duration: options.windowSeconds }),
+    });
+  const byEmail = limiter('sign-in-email', options.failuresPerEmail);
+  const byClient = limiter('sign-in-client', options.failuresPerClient);
+
+  const secondsLeft = async (rl: RateLimiterRedis, key: string, points: number) => {
+    const res = await rl.get(key);
+    return res && res.consumedPoints >= points ? Math.max(1, Math.ceil(res.msBeforeNext / 1000)) : 0;
+  };
+  const consume = async (rl: RateLimiterRedis, key: string) => {
+    try {
+      await rl.consume(key);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection; // over the limit: already counted
+    }
+  };
+
+  return {
+    async blockedFor(email, client) {
+      const [a, b] = await Promise.all([
+        secondsLeft(byEmail, digest(email), options.failuresPerEmail),
+        secondsLeft(byClient, digest(client), options.failuresPerClient),
+      ]);
+      return Math.max(a, b);
+    },
+    async recordFailure(email, client) {
+      await Promise.all([consume(byEmail, digest(email)), consume(byClient, digest(client))]);
+    },
+    async recordSuccess(email) {
+      await byEmail.delete(digest(email));
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { PrismaClient } from '@vt/db';
+import type { ConnectionSettings } from '@vt/properties';
+import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
+
+/** What the console's handlers work with. */
+export interface HandlerDeps {
+  db: PrismaClient;
+  connection: ConnectionSettings;
+  signInLimiter: SignInLimiter;
+  sessionTtlMs: number;
+  now: () => Date;
+}

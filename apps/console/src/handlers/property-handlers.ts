@@ -1,0 +1,118 @@
+import { canManageTeam } from '@vt/accounts';
+import { ACTIVITY_MAX_DAYS, OperationError } from '@vt/contracts/console';
+import { addUtcDays, parseUtcDay, utcDay } from '@vt/db';
+import {
+  addCompetitor,
+  addPrompt,
+  crawlActivity,
+  crawlLog,
+  crawlSetup,
+  createProperty,
+  deleteProperty,
+  disconnectCrawl,
+  findTeamProperty,
+  leadActivity,
+  listProperties,
+  propertyDetail,
+  reconnectCrawl,
+  removeCompetitor,
+  removePrompt,
+  rotateCrawlToken,
+  updatePrompt,
+  updateProperty,
+  webhookLog,
+  webhookSetup,
+} from '@vt/properties';
+import type { ConsoleHandlers } from '../http/console-router.ts';
+import type { HandlerDeps } from './handler-deps.ts';
+
+const DAY_MS = 86_400_000;
+
+/** Inclusive UTC days: `to` defaults to today, `from` to 29 days before `to`. */
+function dayRange(query: { from?: string; to?: string }, now: Date): { from: Date; to: Date } {
+  const to = query.to ? parseUtcDay(query.to) : utcDay(now);
+  if (!to) throw new OperationError('INVALID_PARAM', 'to is a UTC day, YYYY-MM-DD.');
+  const from = query.from ? parseUtcDay(query.from) : addUtcDays(to, -29);
+  if (!from) throw new OperationError('INVALID_PARAM', 'from is a UTC day, YYYY-MM-DD.');
+  if (from > to)
+    throw new OperationError('INVALID_PARAM', 'from is after to.', [{ path: 'from', message: 'must not be after to' }]);
+  if ((to.getTime() - from.getTime()) / DAY_MS + 1 > ACTIVITY_MAX_DAYS) {
+    throw new OperationError('INVALID_PARAM', `A range spans at most ${ACTIVITY_MAX_DAYS} days.`, [
+      { path: 'from', message: `at most ${ACTIVITY_MAX_DAYS} days before to` },
+    ]);
+  }
+  return { from, to };
+}
+
+/** Properties, their setup dialogs, delivery logs and activity, always within the current team. */
+export function propertyHandlers({ db, connection, now }: HandlerDeps) {
+  const property = (teamId: string, params: Record<string, string>) =>
+    findTeamProperty(db, teamId, params.id as string);
+  const answer = async (p: Parameters<typeof propertyDetail>[1]) => ({ property: await propertyDetail(db, p) });
+
+  return {
+    listProperties: async ({ team }) => ({ properties: await listProperties(db, team.teamId) }),
+    createProperty: async ({ team, body }) => answer(await createProperty(db, { teamId: team.teamId, ...body })),
+    getProperty: async ({ team, params }) => answer(await property(team.teamId, params)),
+    updateProperty: async ({ team, params, body }) =>
+      answer(await updateProperty(db, await property(team.teamId, params), body)),
+    deleteProperty: async ({ team, params }) => {
+      await deleteProperty(db, await property(team.teamId, params));
+      return undefined;
+    },
+
+    addCompetitor: async ({ team, params, body }) => ({
+      competitor: await addCompetitor(db, await property(team.teamId, params), body),
+    }),
+    removeCompetitor: async ({ team, params }) => {
+      await removeCompetitor(db, await property(team.teamId, params), params.competitorId as string);
+      return undefined;
+    },
+    addPrompt: async ({ team, params, body }) => ({
+      prompt: await addPrompt(db, await property(team.teamId, params), body),
+    }),
+    updatePrompt: async ({ team, params, body }) => ({
+      prompt: await updatePrompt(db, await property(team.teamId, params), params.promptId as string, body),
+    }),
+    removePrompt: async ({ team, params }) => {
+      await removePrompt(db, await property(team.teamId, params), params.promptId as string);
+      return undefined;
+    },
+
+    getCrawlSetup: async ({ team, params }) =>
+      crawlSetup(db, connection, await property(team.teamId, params), { showSecrets: canManageTeam(team.role) }),
+    rotateCrawlToken: async ({ team, params }) =>
+      crawlSetup(db, connection, await rotateCrawlToken(db, connection, await property(team.teamId, params)), {
+        showSecrets: true,
+      }),
+    disconnectCrawl: async ({ team, params }) =>
+      crawlSetup(db, connection, await disconnectCrawl(db, await property(team.teamId, params)), { showSecrets: true }),
+    reconnectCrawl: async ({ team, params }) =>
+      crawlSetup(db, connection, await reconnectCrawl(db, await property(team.teamId, params), now()), {
+        showSecrets: true,
+      }),
+    getCrawlLog: async ({ team, params }) => crawlLog(db, (await property(team.teamId, params)).id),
+    getWebhookSetup: async ({ team, params }) =>
+      webhookSetup(db, connection, await property(team.teamId, params), { showSecrets: canManageTeam(team.role) }),
+    getWebhookLog: async ({ team, params }) => webhookLog(db, (await property(team.teamId, params)).id),
+
+    getActivity: async ({ team, params, query }) => {
+      const { id } = await property(team.teamId, params);
+      const { from, to } = dayRange(query, now());
+      const [crawl, leads] = await Promise.all([crawlActivity(db, id, from, to), leadActivity(db, id, from, to)]);
+      return {
+        propertyId: id,
+        from: crawl.from,
+        to: crawl.to,
+        crawlerDaily: crawl.daily,
+        crawlers: crawl.crawlers,
+        topPages: crawl.topPages,
+        aiReferrals: crawl.aiReferrals,
+        aiReferralsDaily: crawl.aiReferralsDaily,
+        topLandingPaths: crawl.topLandingPaths,
+        recentLeads: leads.leads,
+        aiLeadsDaily: leads.aiAttributed,
+      };
+    },
+  } satisfies Partial<ConsoleHandlers>;
+}

@@ -1,0 +1,5 @@
+import { consoleConfigSchema } from '@vt/config';
+import { bootApp } from '@vt/service-runtime';
+import { startConsole } from './start.ts';
+
+bootApp('console', consoleConfigSchema, startConsole);

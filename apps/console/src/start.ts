@@ -1,0 +1,48 @@
+import type { ConsoleConfig } from '@vt/config';
+import type { Logger } from '@vt/logger';
+import { startHttpService } from '@vt/service-runtime';
+import { buildConsoleApp } from './app.ts';
+import { createSignInLimiter } from './auth/sign-in-limiter.ts';
+import { consoleHandlers } from './handlers/index.ts';
+
+export function startConsole(config: ConsoleConfig, logger: Logger) {
+  return startHttpService({
+    name: 'console',
+    config,
+    port: config.CONSOLE_PORT,
+    logger,
+    build: async ({ db, redis, registry, readinessChecks, isClosing }) => {
+      const now = () => new Date();
+      const handlers = consoleHandlers({
+        db,
+        now,
+        sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
+        connection: {
+          publicIngestUrl: config.PUBLIC_INGEST_URL,
+          crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
+          webhookSigningKey: config.WEBHOOK_SIGNING_KEY,
+        },
+        signInLimiter: createSignInLimiter({
+          redis,
+          keyPrefix: config.QUEUE_PREFIX,
+          failuresPerEmail: config.SIGN_IN_FAILURES_PER_EMAIL,
+          failuresPerClient: config.SIGN_IN_FAILURES_PER_CLIENT,
+          windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
+        }),
+      });
+      return {
+        app: buildConsoleApp({
+          db,
+          handlers,
+          logger,
+          registry,
+          readinessChecks,
+          isClosing,
+          now,
+          publicOrigin: new URL(config.CONSOLE_PUBLIC_URL).origin,
+          trustProxy: config.CONSOLE_TRUST_PROXY,
+        }),
+      };
+    },
+  });
+}

@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger } from '@vt/logger';
+import type { ConnectionSettings } from '@vt/properties';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
+import { createMetricsRegistry } from '@vt/service-runtime';
+import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
+import request from 'supertest';
+import { buildConsoleApp } from '../app.ts';
+import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.ts';
+import { consoleHandlers } from '../handlers/index.ts';
+
+/** The console's public URL in tests: cookie writes must come from its origin. */
+export const CONSOLE_ORIGIN = 'https://console.example.test';
+export const TEST_PASSWORD = 'correct horse battery';
+
+export interface ConsoleHarnessOptions {
+  /** Sign-in failure limits; high unless a test is about them. */
+  signInLimits?: Partial<SignInLimits>;
+  sessionTtlMs?: number;
+  /** The console's clock (session expiry, default day ranges). */
+  now?: Date;
+  /** Deployment secrets and URLs the setup dialogs show; the test secrets by default. */
+  connection?: Partial<ConnectionSettings>;
+  /** Redis prefix of the sign-in limiter; share one to build a second replica. */
+  prefix?: string;
+}
+
+export interface SignedUp {
+  user: { id: string; email: string; name: string };
+  email: string;
+  password: string;
+  token: string;
+  /** The `vt_session=…` cookie pair the browser would send. */
+  cookie: string;
+}
+
+/**
+ * The real console app (supertest drives it) over the real Postgres, with its sign-in limiter on
+ * a Redis prefix of its own. `as(token)` is a client that sends `Authorization: Bearer`; `signUp`
+ * and `teamOf` build people and teams through the API itself.
+ */
+export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
+  const db = testDb();
+  const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
+  const prefix = options.prefix ?? isolatedQueuePrefix();
+  let now = options.now;
+  const clock = () => now ?? new Date();
+  const app = buildConsoleApp({
+    db,
+    logger: createLogger({ name: 'console', level: 'silent' }),
+    registry: createMetricsRegistry('console'),
+    readinessChecks: [],
+    isClosing: () => false,
+    now: clock,
+    publicOrigin: CONSOLE_ORIGIN,
+    trustProxy: 'loopback',
+    handlers: consoleHandlers({
+      db,
+      now: clock,
+      sessionTtlMs: options.sessionTtlMs ?? 3_600_000,
+      connection: {
+        publicIngestUrl: 'https://ingest.example.test',
+        crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
+        webhookSigningKey: testEnv.WEBHOOK_SIGNING_KEY,
+        ...options.connection,
+      },
+      signInLimiter: createSignInLimiter({
+        redis,
+        keyPrefix: prefix,
+        failuresPerEmail: 1000,
+        failuresPerClient: 1000,
+        windowSeconds: 900,
+        ...options.signInLimits,
+      }),
+    }),
+  });
+
+  /** A client acting with a session token as `Authorization: Bearer`. */
+  function as(token: string, teamId?: string) {
+    const withAuth = (test: request.Test) => {
+      test.set('Authorization', `Bearer ${token}`);
+      return teamId ? test.set('X-Team-Id', teamId) : test;
+    };
+    return {
+      get: (path: string) => withAuth(request(app).get(path)),
+      post: (path: string, body?: object) => withAuth(request(app).post(path)).send(body),
+      put: (path: string, body?: object) => withAuth(request(app).put(path)).send(body),
+      patch: (path: string, body?: object) => withAuth(request(app).patch(path)).send(body),
+      delete: (path: string) => withAuth(request(app).delete(path)),
+    };
+  }
+
+  /** Signs up a new person with a unique email (label@…) and the test password. */
+  async function signUp(label = 'person'): Promise<SignedUp> {
+    const email = `${label}-${randomBytes(4).toString('hex')}@example.test`;
+    const res = await request(app).post('/api/auth/sign-up').send({ email, password: TEST_PASSWORD, name: label });
+    if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return {
+      user: res.body.user,
+      email,
+      password: TEST_PASSWORD,
+      token: res.body.token,
+      cookie: `vt_session=${res.body.token}`,
+    };
+  }
+
+  /**
+   * A new team owned by `owner`, with `others` added at their roles. Returns its id and slug.
+   */
+  async function teamOf(owner: SignedUp, others: { person: SignedUp; role: 'owner' | 'admin' | 'member' }[] = []) {
+    const slug = `team-${randomBytes(5).toString('hex')}`;
+    const created = await as(owner.token).post('/api/teams', { name: `Team ${slug}`, slug });
+    if (created.status !== 201)
+      throw new Error(`team create failed: ${created.status} ${JSON.stringify(created.body)}`);
+    const teamId: string = created.body.team.id;
+    for (const { person, role } of others) {
+      const added = await as(owner.token, teamId).post('/api/team/members', { email: person.email, role });
+      if (added.status !== 201) throw new Error(`add member failed: ${added.status} ${JSON.stringify(added.body)}`);
+    }
+    return { teamId, slug };
+  }
+
+  return {
+    app,
+    db,
+    redis,
+    prefix,
+    as,
+    signUp,
+    teamOf,
+    setNow(next: Date) {
+      now = next;
+    },
+    close: () => closeRedisConnection(redis),
+  };
+}
+
+export type ConsoleHarness = ReturnType<typeof createConsoleHarness>;

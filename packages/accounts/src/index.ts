@@ -1,0 +1,16 @@
+export { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
+export { type CurrentTeam, resolveCurrentTeam } from './current-team.ts';
+export { addMember, changeRole, leaveTeam, listMembers, type Member, removeMember } from './members.ts';
+export { hashPassword, verifyPassword } from './passwords.ts';
+export { assertCanManage, canManageTeam } from './roles.ts';
+export {
+  type ActiveSession,
+  endSession,
+  findSession,
+  rememberSessionTeam,
+  type SessionUser,
+  type StartedSession,
+  startSession,
+} from './sessions.ts';
+export { checkSlug, createTeam, roleIn, teamDetail, teamsOf, teamView, updateTeam } from './teams.ts';
+export { checkCredentials, signUp, upsertUser } from './users.ts';

@@ -1,0 +1,128 @@
+import { OperationError, type TeamRole } from '@vt/contracts/console';
+import type { Prisma, PrismaClient } from '@vt/db';
+import { assertOwnerRemains, assertRoleChange } from './roles.ts';
+
+type Tx = Prisma.TransactionClient;
+
+export interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: TeamRole;
+  joinedAt: string;
+}
+
+const memberInclude = { user: { select: { id: true, email: true, name: true } } } as const;
+
+function memberView(m: { role: TeamRole; createdAt: Date; user: { id: string; email: string; name: string } }): Member {
+  return {
+    userId: m.user.id,
+    email: m.user.email,
+    name: m.user.name,
+    role: m.role,
+    joinedAt: m.createdAt.toISOString(),
+  };
+}
+
+/** Members, owners first, then admins, then members, each by name. */
+export async function listMembers(db: PrismaClient | Tx, teamId: string): Promise<Member[]> {
+  const rows = await db.membership.findMany({ where: { teamId }, include: memberInclude });
+  const rank: Record<TeamRole, number> = { owner: 0, admin: 1, member: 2 };
+  return rows
+    .map(memberView)
+    .sort((a, b) => rank[a.role] - rank[b.role] || a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
+}
+
+/**
+ * Runs a membership change with the team's row locked, so two owners demoting each other at once
+ * cannot both pass the last-owner check.
+ */
+async function withTeamLocked<T>(db: PrismaClient, teamId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
+    return change(tx);
+  });
+}
+
+const ownerCount = (tx: Tx, teamId: string) => tx.membership.count({ where: { teamId, role: 'owner' } });
+
+async function membershipOrNotFound(tx: Tx, teamId: string, userId: string) {
+  const membership = await tx.membership.findUnique({
+    where: { teamId_userId: { teamId, userId } },
+    include: memberInclude,
+  });
+  if (!membership) throw new OperationError('NOT_FOUND', 'No member of this team has that user id.');
+  return membership;
+}
+
+/** Adds a person who has an account, with a role the actor may grant. */
+export async function addMember(
+  db: PrismaClient,
+  input: { teamId: string; actorRole: TeamRole; email: string; role: TeamRole },
+): Promise<Member> {
+  assertRoleChange(input.actorRole, null, input.role);
+  return withTeamLocked(db, input.teamId, async (tx) => {
+    const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
+    if (!user) {
+      throw new OperationError(
+        'USER_NOT_FOUND',
+        `No account has the email ${input.email}: they sign up first, then you add them.`,
+      );
+    }
+    const existing = await tx.membership.findUnique({
+      where: { teamId_userId: { teamId: input.teamId, userId: user.id } },
+    });
+    if (existing)
+      throw new OperationError('ALREADY_MEMBER', `${input.email} is already a ${existing.role} of this team.`);
+    return memberView(
+      await tx.membership.create({
+        data: { teamId: input.teamId, userId: user.id, role: input.role },
+        include: memberInclude,
+      }),
+    );
+  });
+}
+
+/** Changes a member's role (TEAM-4). */
+export async function changeRole(
+  db: PrismaClient,
+  input: { teamId: string; actorRole: TeamRole; userId: string; role: TeamRole },
+): Promise<Member> {
+  return withTeamLocked(db, input.teamId, async (tx) => {
+    const membership = await membershipOrNotFound(tx, input.teamId, input.userId);
+    assertRoleChange(input.actorRole, membership.role, input.role);
+    assertOwnerRemains(await ownerCount(tx, input.teamId), membership.role, input.role);
+    if (membership.role === input.role) return memberView(membership);
+    return memberView(
+      await tx.membership.update({ where: { id: membership.id }, data: { role: input.role }, include: memberInclude }),
+    );
+  });
+}
+
+/** Removes a member; their sessions stop acting on the team. */
+export async function removeMember(
+  db: PrismaClient,
+  input: { teamId: string; actorRole: TeamRole; userId: string },
+): Promise<void> {
+  await withTeamLocked(db, input.teamId, async (tx) => {
+    const membership = await membershipOrNotFound(tx, input.teamId, input.userId);
+    assertRoleChange(input.actorRole, membership.role, null);
+    assertOwnerRemains(await ownerCount(tx, input.teamId), membership.role, null);
+    await leave(tx, input.teamId, input.userId);
+  });
+}
+
+/** The caller leaves the team; the last owner cannot. */
+export async function leaveTeam(db: PrismaClient, input: { teamId: string; userId: string }): Promise<void> {
+  await withTeamLocked(db, input.teamId, async (tx) => {
+    const membership = await membershipOrNotFound(tx, input.teamId, input.userId);
+    assertOwnerRemains(await ownerCount(tx, input.teamId), membership.role, null);
+    await leave(tx, input.teamId, input.userId);
+  });
+}
+
+async function leave(tx: Tx, teamId: string, userId: string) {
+  await tx.membership.delete({ where: { teamId_userId: { teamId, userId } } });
+  // A session that had selected the team forgets it rather than keep pointing at it.
+  await tx.session.updateMany({ where: { userId, teamId }, data: { teamId: null } });
+}

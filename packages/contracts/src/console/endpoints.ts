@@ -1,0 +1,529 @@
+import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
+import {
+  activityQuery,
+  addMemberBody,
+  changeRoleBody,
+  checkSlugQuery,
+  createApiKeyBody,
+  createCompetitorBody,
+  createPromptBody,
+  createPropertyBody,
+  createTeamBody,
+  selectTeamBody,
+  signInBody,
+  signUpBody,
+  updatePromptBody,
+  updatePropertyBody,
+  updateTeamBody,
+} from './requests.ts';
+import {
+  activitySchema,
+  apiKeyAnswerSchema,
+  apiKeysSchema,
+  authAnswerSchema,
+  competitorAnswerSchema,
+  crawlLogSchema,
+  crawlSetupSchema,
+  createdApiKeySchema,
+  memberAnswerSchema,
+  membersSchema,
+  meSchema,
+  promptAnswerSchema,
+  propertiesSchema,
+  propertyAnswerSchema,
+  slugCheckSchema,
+  teamDetailSchema,
+  webhookLogSchema,
+  webhookSetupSchema,
+} from './resources.ts';
+
+/**
+ * Who may call an operation:
+ * - `public`: anyone (signing up and in);
+ * - `session`: a signed-in person, whatever their teams;
+ * - `member`: any member of the current team;
+ * - `admin`: an owner or admin of the current team (owner-only rules are checked inside).
+ */
+export type ConsoleAccess = 'public' | 'session' | 'member' | 'admin';
+export type ConsoleMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/**
+ * One console operation: the console routes from it and the OpenAPI document is generated from
+ * it, so the two cannot drift. Path parameters are `{name}` and always UUIDs.
+ */
+export interface ConsoleEndpoint {
+  operationId: string;
+  method: ConsoleMethod;
+  path: `/api/${string}`;
+  summary: string;
+  description?: string;
+  access: ConsoleAccess;
+  body?: z.ZodType;
+  query?: z.ZodObject;
+  status: 200 | 201 | 204;
+  /** Absent for a 204. */
+  response?: z.ZodType;
+  /** Codes this operation answers beyond those its access level and body imply. */
+  errors?: ConsoleErrorCode[];
+}
+
+const endpoint = <E extends ConsoleEndpoint>(e: E) => e;
+
+const secretsNote = 'Members get the same answer with the token, secret and key fields null.';
+
+export const consoleEndpoints = {
+  signUp: endpoint({
+    operationId: 'signUp',
+    method: 'post',
+    path: '/api/auth/sign-up',
+    summary: 'Create an account and sign in',
+    access: 'public',
+    body: signUpBody,
+    status: 201,
+    response: authAnswerSchema,
+    errors: ['EMAIL_TAKEN'],
+  }),
+  signIn: endpoint({
+    operationId: 'signIn',
+    method: 'post',
+    path: '/api/auth/sign-in',
+    summary: 'Sign in',
+    description:
+      'An unknown email and a wrong password get the same 401 INVALID_CREDENTIALS. Failures are limited per email and per client (Redis-shared); over either limit answers 429 with Retry-After.',
+    access: 'public',
+    body: signInBody,
+    status: 200,
+    response: authAnswerSchema,
+    errors: ['INVALID_CREDENTIALS', 'RATE_LIMIT_EXCEEDED'],
+  }),
+  signOut: endpoint({
+    operationId: 'signOut',
+    method: 'post',
+    path: '/api/auth/sign-out',
+    summary: 'Sign out: the session is revoked at once',
+    access: 'session',
+    status: 204,
+  }),
+  getMe: endpoint({
+    operationId: 'getMe',
+    method: 'get',
+    path: '/api/me',
+    summary: 'The signed-in person and their teams with roles',
+    access: 'session',
+    status: 200,
+    response: meSchema,
+  }),
+  selectTeam: endpoint({
+    operationId: 'selectTeam',
+    method: 'put',
+    path: '/api/session/team',
+    summary: 'Select the team this session acts on',
+    access: 'session',
+    body: selectTeamBody,
+    status: 200,
+    response: meSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  createTeam: endpoint({
+    operationId: 'createTeam',
+    method: 'post',
+    path: '/api/teams',
+    summary: 'Create a team; the creator becomes its owner and the session selects it',
+    access: 'session',
+    body: createTeamBody,
+    status: 201,
+    response: teamDetailSchema,
+    errors: ['SLUG_TAKEN'],
+  }),
+  checkSlug: endpoint({
+    operationId: 'checkSlug',
+    method: 'get',
+    path: '/api/teams/check-slug',
+    summary: 'Whether a team slug is available, and why not',
+    access: 'session',
+    query: checkSlugQuery,
+    status: 200,
+    response: slugCheckSchema,
+  }),
+  getTeam: endpoint({
+    operationId: 'getTeam',
+    method: 'get',
+    path: '/api/team',
+    summary: 'The current team: details, settings, branding, members and the caller’s role',
+    access: 'member',
+    status: 200,
+    response: teamDetailSchema,
+  }),
+  updateTeam: endpoint({
+    operationId: 'updateTeam',
+    method: 'patch',
+    path: '/api/team',
+    summary: 'Update the current team’s name, slug, settings or branding',
+    description: 'Fields left out keep their value; `settings` and `branding` are each replaced whole.',
+    access: 'admin',
+    body: updateTeamBody,
+    status: 200,
+    response: teamDetailSchema,
+    errors: ['SLUG_TAKEN'],
+  }),
+  changeRole: endpoint({
+    operationId: 'changeRole',
+    method: 'put',
+    path: '/api/team/role',
+    summary: 'Change a member’s role',
+    description:
+      'Owners and admins change roles; only an owner grants or removes the owner role; the last owner cannot be demoted (409 LAST_OWNER).',
+    access: 'admin',
+    body: changeRoleBody,
+    status: 200,
+    response: memberAnswerSchema,
+    errors: ['NOT_FOUND', 'LAST_OWNER'],
+  }),
+  listMembers: endpoint({
+    operationId: 'listMembers',
+    method: 'get',
+    path: '/api/team/members',
+    summary: 'The current team’s members with roles',
+    access: 'member',
+    status: 200,
+    response: membersSchema,
+  }),
+  addMember: endpoint({
+    operationId: 'addMember',
+    method: 'post',
+    path: '/api/team/members',
+    summary: 'Add a person with an account to the current team',
+    description: 'Only an owner may add an owner. The person must have signed up (404 USER_NOT_FOUND otherwise).',
+    access: 'admin',
+    body: addMemberBody,
+    status: 201,
+    response: memberAnswerSchema,
+    errors: ['USER_NOT_FOUND', 'ALREADY_MEMBER'],
+  }),
+  removeMember: endpoint({
+    operationId: 'removeMember',
+    method: 'delete',
+    path: '/api/team/members/{userId}',
+    summary: 'Remove a member from the current team',
+    description: 'Only an owner removes an owner; the last owner cannot be removed (409 LAST_OWNER).',
+    access: 'admin',
+    status: 204,
+    errors: ['NOT_FOUND', 'LAST_OWNER'],
+  }),
+  leaveTeam: endpoint({
+    operationId: 'leaveTeam',
+    method: 'post',
+    path: '/api/team/leave',
+    summary: 'Leave the current team',
+    description: 'The last owner cannot leave (409 LAST_OWNER): make someone else owner first.',
+    access: 'member',
+    status: 204,
+    errors: ['LAST_OWNER'],
+  }),
+  listProperties: endpoint({
+    operationId: 'listProperties',
+    method: 'get',
+    path: '/api/properties',
+    summary: 'The current team’s properties, every plan',
+    access: 'member',
+    status: 200,
+    response: propertiesSchema,
+  }),
+  createProperty: endpoint({
+    operationId: 'createProperty',
+    method: 'post',
+    path: '/api/properties',
+    summary: 'Create a property',
+    access: 'admin',
+    body: createPropertyBody,
+    status: 201,
+    response: propertyAnswerSchema,
+  }),
+  getProperty: endpoint({
+    operationId: 'getProperty',
+    method: 'get',
+    path: '/api/properties/{id}',
+    summary: 'A property with its competitors and prompts',
+    access: 'member',
+    status: 200,
+    response: propertyAnswerSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  updateProperty: endpoint({
+    operationId: 'updateProperty',
+    method: 'patch',
+    path: '/api/properties/{id}',
+    summary: 'Rename a property, change its plan or its brand terms',
+    access: 'admin',
+    body: updatePropertyBody,
+    status: 200,
+    response: propertyAnswerSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  deleteProperty: endpoint({
+    operationId: 'deleteProperty',
+    method: 'delete',
+    path: '/api/properties/{id}',
+    summary: 'Delete a property and everything collected for it',
+    access: 'admin',
+    status: 204,
+    errors: ['NOT_FOUND'],
+  }),
+  addCompetitor: endpoint({
+    operationId: 'addCompetitor',
+    method: 'post',
+    path: '/api/properties/{id}/competitors',
+    summary: 'Track a competitor',
+    access: 'admin',
+    body: createCompetitorBody,
+    status: 201,
+    response: competitorAnswerSchema,
+    errors: ['NOT_FOUND', 'ALREADY_EXISTS'],
+  }),
+  removeCompetitor: endpoint({
+    operationId: 'removeCompetitor',
+    method: 'delete',
+    path: '/api/properties/{id}/competitors/{competitorId}',
+    summary: 'Stop tracking a competitor (its mentions go with it)',
+    access: 'admin',
+    status: 204,
+    errors: ['NOT_FOUND'],
+  }),
+  addPrompt: endpoint({
+    operationId: 'addPrompt',
+    method: 'post',
+    path: '/api/properties/{id}/prompts',
+    summary: 'Add a prompt to ask the AI assistants',
+    access: 'admin',
+    body: createPromptBody,
+    status: 201,
+    response: promptAnswerSchema,
+    errors: ['NOT_FOUND', 'ALREADY_EXISTS'],
+  }),
+  updatePrompt: endpoint({
+    operationId: 'updatePrompt',
+    method: 'patch',
+    path: '/api/properties/{id}/prompts/{promptId}',
+    summary: 'Pause or resume a prompt, or change its tags',
+    description: 'A paused prompt keeps its collected answers and is not asked again until resumed.',
+    access: 'admin',
+    body: updatePromptBody,
+    status: 200,
+    response: promptAnswerSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  removePrompt: endpoint({
+    operationId: 'removePrompt',
+    method: 'delete',
+    path: '/api/properties/{id}/prompts/{promptId}',
+    summary: 'Delete a prompt and the answers collected for it',
+    access: 'admin',
+    status: 204,
+    errors: ['NOT_FOUND'],
+  }),
+  getCrawlSetup: endpoint({
+    operationId: 'getCrawlSetup',
+    method: 'get',
+    path: '/api/properties/{id}/crawl',
+    summary: 'The crawl setup dialog: endpoint, token, status and sender snippets',
+    description: secretsNote,
+    access: 'member',
+    status: 200,
+    response: crawlSetupSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  rotateCrawlToken: endpoint({
+    operationId: 'rotateCrawlToken',
+    method: 'post',
+    path: '/api/properties/{id}/crawl/rotate',
+    summary: 'Rotate the crawl token: the old one fails at once',
+    access: 'admin',
+    status: 200,
+    response: crawlSetupSchema,
+    errors: ['NOT_FOUND', 'NOT_CONFIGURED'],
+  }),
+  disconnectCrawl: endpoint({
+    operationId: 'disconnectCrawl',
+    method: 'post',
+    path: '/api/properties/{id}/crawl/disconnect',
+    summary: 'Switch crawl ingestion off: every batch is refused with 403 and logged',
+    access: 'admin',
+    status: 200,
+    response: crawlSetupSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  reconnectCrawl: endpoint({
+    operationId: 'reconnectCrawl',
+    method: 'post',
+    path: '/api/properties/{id}/crawl/reconnect',
+    summary: 'Switch crawl ingestion back on; the status returns to Not verified',
+    access: 'admin',
+    status: 200,
+    response: crawlSetupSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  getCrawlLog: endpoint({
+    operationId: 'getCrawlLog',
+    method: 'get',
+    path: '/api/properties/{id}/crawl/log',
+    summary: 'The 50 most recent crawl ingest attempts, newest first',
+    access: 'member',
+    status: 200,
+    response: crawlLogSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  getWebhookSetup: endpoint({
+    operationId: 'getWebhookSetup',
+    method: 'get',
+    path: '/api/properties/{id}/webhook',
+    summary: 'The lead webhook setup dialog: URL, signing secret and status',
+    description: secretsNote,
+    access: 'member',
+    status: 200,
+    response: webhookSetupSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  getWebhookLog: endpoint({
+    operationId: 'getWebhookLog',
+    method: 'get',
+    path: '/api/properties/{id}/webhook/log',
+    summary: 'The 20 newest lead webhook attempts, newest first',
+    access: 'member',
+    status: 200,
+    response: webhookLogSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  getActivity: endpoint({
+    operationId: 'getActivity',
+    method: 'get',
+    path: '/api/properties/{id}/activity',
+    summary: 'AI crawler hits, top pages, AI-referred visits and leads for a day range',
+    description: 'Inclusive UTC days; the last 30 ending today by default; at most 366 days.',
+    access: 'member',
+    query: activityQuery,
+    status: 200,
+    response: activitySchema,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  listApiKeys: endpoint({
+    operationId: 'listApiKeys',
+    method: 'get',
+    path: '/api/keys',
+    summary: 'The current team’s read API keys (never the keys themselves)',
+    access: 'member',
+    status: 200,
+    response: apiKeysSchema,
+  }),
+  createApiKey: endpoint({
+    operationId: 'createApiKey',
+    method: 'post',
+    path: '/api/keys',
+    summary: 'Create a read API key; the key is in this answer only',
+    access: 'admin',
+    body: createApiKeyBody,
+    status: 201,
+    response: createdApiKeySchema,
+  }),
+  revokeApiKey: endpoint({
+    operationId: 'revokeApiKey',
+    method: 'delete',
+    path: '/api/keys/{id}',
+    summary: 'Revoke a read API key (effective within the read API’s key cache lifetime)',
+    access: 'admin',
+    status: 200,
+    response: apiKeyAnswerSchema,
+    errors: ['NOT_FOUND'],
+  }),
+} satisfies Record<string, ConsoleEndpoint>;
+
+export type ConsoleEndpointId = keyof typeof consoleEndpoints;
+
+/** `{id}` names in a path, in order. */
+export const pathParameters = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+
+const ACCESS_NOTES: Record<ConsoleAccess, string> = {
+  public: 'No session needed.',
+  session: 'Any signed-in person.',
+  member: 'Any member of the current team.',
+  admin: 'Owners and admins of the current team.',
+};
+
+function errorResponse(codes: ConsoleErrorCode[], headers?: ResponseConfig['headers']): ResponseConfig {
+  return {
+    description: codes.join(', '),
+    headers,
+    content: { 'application/json': { schema: consoleErrorSchema } },
+  };
+}
+
+/** The error codes an operation can answer, by status. */
+function consoleErrorCodes(e: ConsoleEndpoint): Map<number, ConsoleErrorCode[]> {
+  const codes = new Set<ConsoleErrorCode>(e.errors ?? []);
+  const writes = e.method !== 'get';
+  if (e.body) codes.add('INVALID_BODY').add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
+  if (e.query) codes.add('INVALID_PARAM');
+  if (writes) codes.add('CSRF_REJECTED');
+  if (e.access !== 'public') codes.add('UNAUTHENTICATED');
+  if (e.access === 'member' || e.access === 'admin') codes.add('TEAM_NOT_SELECTED').add('NOT_FOUND');
+  if (e.access === 'admin') codes.add('FORBIDDEN');
+  if (pathParameters(e.path).length) codes.add('NOT_FOUND');
+  codes.add('INTERNAL_ERROR');
+  const byStatus = new Map<number, ConsoleErrorCode[]>();
+  for (const code of [...codes].filter((c) => c in CONSOLE_ERROR_STATUS).sort()) {
+    const status = CONSOLE_ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return byStatus;
+}
+
+export function registerConsoleEndpoint(registry: OpenAPIRegistry, e: ConsoleEndpoint): void {
+  const responses: Record<number, ResponseConfig> = {};
+  responses[e.status] = e.response
+    ? { description: 'Success.', content: { 'application/json': { schema: e.response } } }
+    : { description: 'Done; no body.' };
+  for (const [status, codes] of consoleErrorCodes(e)) {
+    responses[status] =
+      status === 401
+        ? errorResponse(codes, {
+            'WWW-Authenticate': { description: 'Bearer realm="console"', schema: { type: 'string' } },
+          })
+        : status === 429
+          ? errorResponse(codes, { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } })
+          : errorResponse(codes);
+  }
+  const params = pathParameters(e.path);
+  registry.registerPath({
+    method: e.method,
+    path: e.path,
+    operationId: e.operationId,
+    summary: e.summary,
+    description: [e.description, ACCESS_NOTES[e.access]].filter(Boolean).join('\n\n'),
+    tags: [tagOf(e.path)],
+    security: e.access === 'public' ? [] : [{ sessionCookie: [] }, { sessionBearer: [] }],
+    request: {
+      query: e.query,
+      params: params.length
+        ? z.object(Object.fromEntries(params.map((p) => [p, z.uuid().openapi({ description: `The ${p} (a UUID).` })])))
+        : undefined,
+      body: e.body ? { required: true, content: { 'application/json': { schema: e.body } } } : undefined,
+    },
+    responses,
+  });
+}
+
+/** Operations are grouped in the document by their first path segment after /api. */
+function tagOf(path: string): string {
+  const segment = path.split('/')[2] ?? 'api';
+  const tags: Record<string, string> = {
+    auth: 'Accounts',
+    me: 'Accounts',
+    session: 'Accounts',
+    teams: 'Teams',
+    team: 'Teams',
+    properties: 'Properties',
+    keys: 'API keys',
+  };
+  return tags[segment] ?? 'Console';
+}

@@ -1,0 +1,6 @@
+export * from './endpoints.ts';
+export * from './errors.ts';
+export * from './fields.ts';
+export { buildConsoleOpenApiDocument } from './openapi.ts';
+export * from './requests.ts';
+export * from './resources.ts';

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import {
+  accessSchema,
+  displayNameSchema,
+  domainSchema,
+  emailSchema,
+  passwordSchema,
+  planSchema,
+  roleSchema,
+  slugSchema,
+  teamBrandingSchema,
+  teamSettingsSchema,
+  termListSchema,
+  uuidSchema,
+} from './fields.ts';
+
+// Request bodies and queries of the console API. Bodies are strict: an unknown field is refused
+// with its name in `details`, so a typo never passes silently.
+
+export const signUpBody = z
+  .strictObject({ email: emailSchema, password: passwordSchema, name: displayNameSchema })
+  .openapi('SignUp');
+
+/** Any password is accepted as input: the rules apply when one is set, not when one is tried. */
+export const signInBody = z
+  .strictObject({ email: emailSchema, password: z.string().min(1).max(1024) })
+  .openapi('SignIn');
+
+export const selectTeamBody = z.strictObject({ teamId: uuidSchema }).openapi('SelectTeam');
+
+export const createTeamBody = z.strictObject({ name: displayNameSchema, slug: slugSchema }).openapi('CreateTeam');
+
+export const updateTeamBody = z
+  .strictObject({
+    name: displayNameSchema.optional(),
+    slug: slugSchema.optional(),
+    settings: teamSettingsSchema.optional(),
+    branding: teamBrandingSchema.optional(),
+  })
+  .openapi('UpdateTeam');
+
+export const checkSlugQuery = z.object({ slug: z.string().max(200) });
+
+export const changeRoleBody = z.strictObject({ userId: uuidSchema, role: roleSchema }).openapi('ChangeRole');
+
+export const addMemberBody = z
+  .strictObject({ email: emailSchema, role: roleSchema.default('member') })
+  .openapi('AddMember');
+
+export const createPropertyBody = z
+  .strictObject({
+    name: displayNameSchema,
+    domain: domainSchema,
+    plan: planSchema.default('free'),
+    brandTerms: termListSchema.optional().openapi({ description: 'Defaults to the property’s name.' }),
+  })
+  .openapi('CreateProperty');
+
+export const updatePropertyBody = z
+  .strictObject({
+    name: displayNameSchema.optional(),
+    plan: planSchema.optional(),
+    brandTerms: termListSchema.optional(),
+  })
+  .openapi('UpdateProperty');
+
+export const createCompetitorBody = z
+  .strictObject({
+    name: displayNameSchema,
+    domain: domainSchema.optional(),
+    terms: termListSchema.optional().openapi({ description: 'Defaults to the competitor’s name.' }),
+  })
+  .openapi('CreateCompetitor');
+
+export const createPromptBody = z
+  .strictObject({
+    text: z.string().trim().min(1, 'must not be empty').max(2000),
+    tags: termListSchema.optional(),
+  })
+  .openapi('CreatePrompt');
+
+export const updatePromptBody = z
+  .strictObject({ active: z.boolean().optional(), tags: termListSchema.optional() })
+  .openapi('UpdatePrompt');
+
+export const ACTIVITY_MAX_DAYS = 366;
+
+export const activityQuery = z.object({
+  from: z.iso.date().optional().openapi({ description: 'First UTC day; defaults to 29 days before `to`.' }),
+  to: z.iso.date().optional().openapi({ description: 'Last UTC day; defaults to today.' }),
+});
+
+export const createApiKeyBody = z
+  .strictObject({
+    name: displayNameSchema.default('API key'),
+    access: accessSchema.default('read'),
+    propertyIds: z
+      .array(uuidSchema)
+      .max(500)
+      .optional()
+      .openapi({ description: 'Scope the key to these properties of the team; omit for every property.' }),
+  })
+  .openapi('CreateApiKey');

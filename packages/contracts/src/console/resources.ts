@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { accessSchema, planSchema, roleSchema, teamBrandingSchema, teamSettingsSchema } from './fields.ts';
+
+// What the console API answers. Timestamps are ISO 8601 strings, days are UTC `YYYY-MM-DD`.
+
+const timestamp = z.iso.datetime({ offset: true });
+const day = z.iso.date();
+
+const userSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string() }).openapi('User');
+
+export const authAnswerSchema = z
+  .object({
+    user: userSchema,
+    token: z.string().openapi({
+      description:
+        'The session token: also set as the httpOnly `vt_session` cookie; scripts send it as `Authorization: Bearer <token>`.',
+    }),
+    expiresAt: timestamp,
+  })
+  .openapi('SignedIn');
+
+const teamSummarySchema = z
+  .object({ id: z.uuid(), name: z.string(), slug: z.string(), role: roleSchema })
+  .openapi('TeamMembership');
+
+export const meSchema = z
+  .object({
+    user: userSchema,
+    teams: z.array(teamSummarySchema),
+    currentTeamId: z.uuid().nullable().openapi({
+      description:
+        'The team requests act on without X-Team-Id: the one last selected, else the only one; null when neither.',
+    }),
+    sessionExpiresAt: timestamp,
+  })
+  .openapi('Me');
+
+const memberSchema = z
+  .object({ userId: z.uuid(), email: z.string(), name: z.string(), role: roleSchema, joinedAt: timestamp })
+  .openapi('Member');
+
+const teamSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    settings: teamSettingsSchema,
+    branding: teamBrandingSchema,
+    createdAt: timestamp,
+  })
+  .openapi('Team');
+
+export const teamDetailSchema = z
+  .object({
+    team: teamSchema,
+    role: roleSchema.openapi({ description: 'The caller’s role.' }),
+    members: z.array(memberSchema),
+  })
+  .openapi('TeamDetail');
+
+export const slugCheckSchema = z
+  .object({
+    slug: z.string(),
+    available: z.boolean(),
+    reason: z
+      .enum(['too_short', 'too_long', 'invalid_characters', 'hyphen_at_edge', 'reserved', 'taken'])
+      .optional()
+      .openapi({ description: 'Why it is not available; absent when it is.' }),
+    message: z.string().optional().openapi({ description: 'The reason in words, for a form.' }),
+  })
+  .openapi('SlugCheck');
+
+export const membersSchema = z.object({ members: z.array(memberSchema) }).openapi('Members');
+export const memberAnswerSchema = z.object({ member: memberSchema }).openapi('MemberAnswer');
+
+const competitorSchema = z
+  .object({ id: z.uuid(), name: z.string(), domain: z.string().nullable(), terms: z.array(z.string()) })
+  .openapi('Competitor');
+
+const promptSchema = z
+  .object({ id: z.uuid(), text: z.string(), tags: z.array(z.string()), active: z.boolean(), createdAt: timestamp })
+  .openapi('ConsolePrompt');
+
+const propertySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    domain: z.string(),
+    plan: planSchema,
+    subscriptionStatus: z.enum(['active', 'lapsed']),
+    brandTerms: z.array(z.string()),
+    createdAt: timestamp,
+  })
+  .openapi('ConsoleProperty');
+
+const propertyDetailSchema = propertySchema
+  .extend({ competitors: z.array(competitorSchema), prompts: z.array(promptSchema) })
+  .openapi('PropertyDetail');
+
+export const propertiesSchema = z.object({ properties: z.array(propertySchema) }).openapi('Properties');
+export const propertyAnswerSchema = z.object({ property: propertyDetailSchema }).openapi('PropertyAnswer');
+export const competitorAnswerSchema = z.object({ competitor: competitorSchema }).openapi('CompetitorAnswer');
+export const promptAnswerSchema = z.object({ prompt: promptSchema }).openapi('PromptAnswer');
+
+const secretNote = 'Null for members (owners and admins only) and when the deployment secret is not set.';
+
+const crawlConnectionStatusSchema = z
+  .enum(['not_verified', 'connected', 'rejecting', 'nothing_arriving', 'disconnected'])
+  .openapi({ description: 'Derived from the delivery log (spec: Crawl connection status).' });
+
+export const crawlSetupSchema = z
+  .object({
+    propertyId: z.uuid(),
+    endpointUrl: z.string(),
+    token: z
+      .string()
+      .nullable()
+      .openapi({ description: `The ingest bearer token. ${secretNote}` }),
+    tokenVersion: z.number().int(),
+    ingestionEnabled: z.boolean(),
+    status: crawlConnectionStatusSchema,
+    lastAttemptAt: timestamp.nullable(),
+    lastAcceptedAt: timestamp.nullable(),
+    verificationRestartedAt: timestamp.nullable(),
+    snippets: z
+      .array(z.object({ id: z.string(), label: z.string(), language: z.string(), code: z.string() }))
+      .openapi({ description: 'Ready-to-paste senders; for members the token is a placeholder.' }),
+    notes: z.array(z.string()),
+  })
+  .openapi('CrawlSetup');
+
+/** What every delivery-log row shows: when, the answer given, what the endpoint did, and why not. */
+const deliveryAttemptFields = {
+  at: timestamp,
+  statusCode: z.number().int(),
+  outcome: z.string(),
+  reason: z.string().nullable(),
+  fix: z.string().nullable(),
+};
+
+export const crawlLogSchema = z
+  .object({
+    propertyId: z.uuid(),
+    entries: z.array(
+      z.object({
+        ...deliveryAttemptFields,
+        linesReceived: z.number().int().nullable(),
+        linesMatched: z.number().int().nullable(),
+        hostNote: z.object({ count: z.number().int(), hosts: z.array(z.string()) }).nullable(),
+      }),
+    ),
+  })
+  .openapi('CrawlDeliveryLog');
+
+export const webhookSetupSchema = z
+  .object({
+    propertyId: z.uuid(),
+    url: z.string(),
+    signingSecret: z
+      .string()
+      .nullable()
+      .openapi({ description: `The HMAC signing secret. ${secretNote}` }),
+    status: z.enum(['not_verified', 'rejecting', 'verified']),
+    lastAttemptAt: timestamp.nullable(),
+    lastAcceptedAt: timestamp.nullable(),
+    notes: z.array(z.string()),
+  })
+  .openapi('WebhookSetup');
+
+export const webhookLogSchema = z
+  .object({
+    propertyId: z.uuid(),
+    entries: z.array(
+      z.object({
+        ...deliveryAttemptFields,
+        eventId: z.string().nullable(),
+        requestBody: z.string().nullable().openapi({
+          description: 'Only for attempts that passed the signature check; null otherwise.',
+        }),
+      }),
+    ),
+  })
+  .openapi('WebhookDeliveryLog');
+
+export const activitySchema = z
+  .object({
+    propertyId: z.uuid(),
+    from: day,
+    to: day,
+    crawlerDaily: z.array(
+      z.object({
+        date: day,
+        hits: z.number().int(),
+        verified: z.number().int(),
+        unverified: z.number().int(),
+        unverifiable: z.number().int(),
+      }),
+    ),
+    crawlers: z.array(
+      z.object({ crawler: z.string(), operator: z.string(), hits: z.number().int(), verified: z.number().int() }),
+    ),
+    topPages: z.array(
+      z.object({
+        path: z.string(),
+        hits: z.number().int(),
+        firstSeenAt: timestamp.nullable(),
+        lastSeenAt: timestamp.nullable(),
+      }),
+    ),
+    aiReferrals: z.array(z.object({ platform: z.string(), visits: z.number().int() })),
+    aiReferralsDaily: z.array(z.object({ date: day, platform: z.string(), visits: z.number().int() })),
+    topLandingPaths: z.array(z.object({ path: z.string(), visits: z.number().int() })),
+    recentLeads: z.array(
+      z.object({
+        id: z.uuid(),
+        receivedAt: timestamp,
+        contact: z.string(),
+        email: z.string().nullable(),
+        platform: z.string(),
+        matched: z.boolean(),
+        landingPath: z.string().nullable(),
+        referrer: z.string().nullable(),
+        utmSource: z.string().nullable(),
+      }),
+    ),
+    aiLeadsDaily: z.array(z.object({ date: day, platform: z.string(), leads: z.number().int() })),
+  })
+  .openapi('Activity');
+
+const apiKeySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    prefix: z.string().openapi({ description: 'The first characters of the key, to tell keys apart.' }),
+    access: accessSchema,
+    allProperties: z.boolean(),
+    propertyIds: z.array(z.uuid()).openapi({ description: 'The properties a scoped key reads; empty for all.' }),
+    createdAt: timestamp,
+    lastUsedAt: timestamp.nullable().openapi({ description: 'Updated by the read API at most once a minute per key.' }),
+    revokedAt: timestamp.nullable(),
+  })
+  .openapi('ApiKey');
+
+export const apiKeysSchema = z.object({ keys: z.array(apiKeySchema) }).openapi('ApiKeys');
+export const apiKeyAnswerSchema = z.object({ key: apiKeySchema }).openapi('ApiKeyAnswer');
+export const createdApiKeySchema = z
+  .object({
+    key: apiKeySchema,
+    secret: z.string().openapi({ description: 'The whole key, shown this once: only its hash is kept.' }),
+  })
+  .openapi('CreatedApiKey');

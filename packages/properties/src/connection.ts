@@ -1,0 +1,142 @@
+import { OperationError } from '@vt/contracts/console';
+import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
+import type { PrismaClient, Property } from '@vt/db';
+import {
+  crawlConnectionStatus,
+  isAcceptedCrawlAttempt,
+  isAcceptedLeadAttempt,
+  leadWebhookStatus,
+  recentDeliveries,
+} from '@vt/delivery-log';
+import { crawlSnippets } from './snippets.ts';
+
+/** The deployment facts the setup dialogs are made of. */
+export interface ConnectionSettings {
+  /** Public base URL of the ingest gateway, without a trailing slash. */
+  publicIngestUrl: string;
+  crawlTokenSecret?: string;
+  webhookSigningKey?: string;
+}
+
+const CRAWL_NOT_CONFIGURED = 'CRAWL_TOKEN_SECRET is not set: crawl ingest answers 503 and has no token.';
+const WEBHOOK_NOT_CONFIGURED = 'WEBHOOK_SIGNING_KEY is not set: the lead webhook answers 503 and has no secret.';
+
+/** The crawl ingest URL and token of a property (token null when the deployment has no secret). */
+export function crawlCredentials(settings: ConnectionSettings, property: Property) {
+  return {
+    endpointUrl: `${settings.publicIngestUrl}/api/ingest/crawl/${property.id}`,
+    token: settings.crawlTokenSecret
+      ? deriveCrawlToken(settings.crawlTokenSecret, property.id, property.crawlTokenVersion)
+      : null,
+  };
+}
+
+/** The lead webhook URL and signing secret of a property (secret null when the deployment has no key). */
+export function webhookCredentials(settings: ConnectionSettings, property: Property) {
+  return {
+    url: `${settings.publicIngestUrl}/api/webhooks/leads/${property.id}`,
+    signingSecret: settings.webhookSigningKey ? deriveWebhookSecret(settings.webhookSigningKey, property.id) : null,
+  };
+}
+
+/** Why a secret is missing from the setup dialogs, if it is. */
+export function configurationNotes(settings: ConnectionSettings): string[] {
+  return [
+    ...(settings.crawlTokenSecret ? [] : [CRAWL_NOT_CONFIGURED]),
+    ...(settings.webhookSigningKey ? [] : [WEBHOOK_NOT_CONFIGURED]),
+  ];
+}
+
+/** The crawl connection's state, derived from the delivery log (CRAWL-30). */
+export async function crawlConnection(db: PrismaClient, property: Property, now = new Date()) {
+  const attempts = await recentDeliveries(db, property.id, 'crawl');
+  const accepted = attempts.find(isAcceptedCrawlAttempt);
+  return {
+    status: crawlConnectionStatus({
+      ingestionEnabled: property.crawlIngestionEnabled,
+      statusSince: property.crawlStatusSince,
+      attempts,
+      now,
+    }),
+    ingestionEnabled: property.crawlIngestionEnabled,
+    lastAttemptAt: attempts[0]?.createdAt.toISOString() ?? null,
+    lastAcceptedAt: accepted?.createdAt.toISOString() ?? null,
+    verificationRestartedAt: property.crawlStatusSince?.toISOString() ?? null,
+  };
+}
+
+/**
+ * The crawl setup dialog. `showSecrets` false (members) leaves the token out, and the snippets
+ * carry a placeholder instead (TEAM-5 applied to the crawl token too).
+ */
+export async function crawlSetup(
+  db: PrismaClient,
+  settings: ConnectionSettings,
+  property: Property,
+  options: { showSecrets: boolean },
+) {
+  const { endpointUrl, token } = crawlCredentials(settings, property);
+  const shownToken = options.showSecrets ? token : null;
+  return {
+    propertyId: property.id,
+    endpointUrl,
+    token: shownToken,
+    tokenVersion: property.crawlTokenVersion,
+    ...(await crawlConnection(db, property)),
+    snippets: crawlSnippets({ endpointUrl, token: shownToken, domain: property.domain }),
+    notes: [
+      ...(settings.crawlTokenSecret ? [] : [CRAWL_NOT_CONFIGURED]),
+      ...(token && !shownToken ? ['The token is shown to owners and admins only.'] : []),
+    ],
+  };
+}
+
+/** Bumps the token version: the old token fails at once, on every gateway replica (nothing is cached). */
+export async function rotateCrawlToken(db: PrismaClient, settings: ConnectionSettings, property: Property) {
+  if (!settings.crawlTokenSecret) throw new OperationError('NOT_CONFIGURED', CRAWL_NOT_CONFIGURED);
+  return db.property.update({ where: { id: property.id }, data: { crawlTokenVersion: { increment: 1 } } });
+}
+
+/** Switches crawl ingestion off: every attempt is refused with 403 and logged, nothing stored. */
+export function disconnectCrawl(db: PrismaClient, property: Property) {
+  return db.property.update({ where: { id: property.id }, data: { crawlIngestionEnabled: false } });
+}
+
+/** Switches ingestion back on; verification restarts (status Not verified until the next batch). */
+export function reconnectCrawl(db: PrismaClient, property: Property, now = new Date()) {
+  return db.property.update({
+    where: { id: property.id },
+    data: { crawlIngestionEnabled: true, crawlStatusSince: now },
+  });
+}
+
+/** The webhook's state, derived from the delivery log (LEAD-16). */
+export async function webhookConnection(db: PrismaClient, property: Property) {
+  const attempts = await recentDeliveries(db, property.id, 'webhook');
+  const accepted = attempts.find(isAcceptedLeadAttempt);
+  return {
+    status: leadWebhookStatus(attempts),
+    lastAttemptAt: attempts[0]?.createdAt.toISOString() ?? null,
+    lastAcceptedAt: accepted?.createdAt.toISOString() ?? null,
+  };
+}
+
+/** The lead webhook setup dialog; the signing secret only with `showSecrets` (TEAM-5). */
+export async function webhookSetup(
+  db: PrismaClient,
+  settings: ConnectionSettings,
+  property: Property,
+  options: { showSecrets: boolean },
+) {
+  const { url, signingSecret } = webhookCredentials(settings, property);
+  return {
+    propertyId: property.id,
+    url,
+    signingSecret: options.showSecrets ? signingSecret : null,
+    ...(await webhookConnection(db, property)),
+    notes: [
+      ...(settings.webhookSigningKey ? [] : [WEBHOOK_NOT_CONFIGURED]),
+      ...(signingSecret && !options.showSecrets ? ['The signing secret is shown to owners and admins only.'] : []),
+    ],
+  };
+}
