@@ -26,6 +26,7 @@ COPY apps/lead-worker/package.json ./apps/lead-worker/
 COPY apps/ops/package.json ./apps/ops/
 COPY apps/read-api/package.json ./apps/read-api/
 COPY packages/accounts/package.json ./packages/accounts/
+COPY packages/answers/package.json ./packages/answers/
 COPY packages/api-client/package.json ./packages/api-client/
 COPY packages/attribution/package.json ./packages/attribution/
 COPY packages/config/package.json ./packages/config/
@@ -39,6 +40,7 @@ COPY packages/queue/package.json ./packages/queue/
 COPY packages/redis/package.json ./packages/redis/
 COPY packages/service-runtime/package.json ./packages/service-runtime/
 COPY packages/test-support/package.json ./packages/test-support/
+COPY packages/verdict/package.json ./packages/verdict/
 # devDependencies are installed on purpose: tsx, which runs every app, is one of them.
 RUN --mount=type=cache,id=vt-pnpm-store,target=/pnpm-store \
     pnpm install --frozen-lockfile --store-dir /pnpm-store

@@ -10,5 +10,6 @@ if (argv[0] === 'start') {
     env: process.env,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    isTerminal: process.stderr.isTTY,
   });
 }

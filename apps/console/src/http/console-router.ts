@@ -45,6 +45,8 @@ export interface ConsoleRouterDeps {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Stands in for a path id that is not a UUID: it names no row (ids are random v4 UUIDs). */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const BEARER = /^bearer ([^\s]+)$/i;
 
 /** `/api/properties/{id}` → `/api/properties/:id`. */
@@ -66,7 +68,9 @@ async function authenticate(db: PrismaClient, req: Request, cookieToken: string 
  * Every console route, from the endpoint catalogue. Per request, in order: the CSRF check on
  * writes, the session, the current team and the caller's role, path ids, the query, the body;
  * then the handler, whose answer is parsed by the catalogued schema (so nothing the schema does
- * not name, such as a password hash, can leave). A path id that is not a UUID names nothing: 404.
+ * not name, such as a password hash, can leave). A path id that is not a UUID names nothing: the
+ * operation is asked for the nil UUID instead, so it answers 404 exactly as for a made-up id or one
+ * of another team, never a hint of which it was.
  */
 export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   const router = Router({ strict: false });
@@ -111,10 +115,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
         const params: Record<string, string> = {};
         for (const name of pathParameters(endpoint.path)) {
           const value = req.params[name];
-          if (typeof value !== 'string' || !UUID.test(value)) {
-            return sendConsoleError(res, 'NOT_FOUND', `Nothing here has the ${name} ${JSON.stringify(value)}.`);
-          }
-          params[name] = value.toLowerCase();
+          params[name] = typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : NIL_UUID;
         }
         let query: unknown;
         if (endpoint.query) {

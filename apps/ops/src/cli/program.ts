@@ -3,6 +3,7 @@ import { OperationError } from '@vt/contracts/console';
 import { createPrismaClient } from '@vt/db';
 import { Command, CommanderError } from 'commander';
 import { seedDemo } from '../demo/seed.ts';
+import { importAnswersFile } from './commands/answers.ts';
 import { createApiKey, revokeApiKey } from './commands/api-keys.ts';
 import { crawlActivity, crawlLog, crawlStatus } from './commands/crawl-activity.ts';
 import { disconnectCrawl, reconnectCrawl, rotateCrawlToken } from './commands/crawl-connection.ts';
@@ -19,6 +20,8 @@ export interface ProgramIo {
   env: Record<string, string | undefined>;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** stderr is a terminal: long commands show progress there. */
+  isTerminal?: boolean;
 }
 
 type CommandFn = (ctx: OpsContext, options: Record<string, unknown>) => Promise<unknown>;
@@ -143,6 +146,13 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
     .requiredOption('--property <id>')
     .option('--days <n>', 'UTC days ending today (default: 30)')
     .action(action(recentLeads));
+
+  const answers = program.command('answers').description('collected AI answers and their verdicts');
+  sub(answers, 'import', 'import answers (one JSON object per line), judged like collected ones')
+    .requiredOption('--file <file>', 'the answers file (NDJSON)')
+    .action(
+      action((ctx, options) => importAnswersFile(ctx, options, io.isTerminal ? (text) => io.stderr(text) : undefined)),
+    );
 
   const crawlers = program.command('crawlers').description('the AI crawler catalogue and IP ranges');
   sub(crawlers, 'refresh', "store the operators' published IP ranges (fetched, or read from a directory)")

@@ -478,20 +478,10 @@ export function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
 export const fill = (template: string, vars: Record<string, string>) =>
   template.replace(/\{(\w+)\}/g, (whole, name: string) => vars[name] ?? whole);
 
-export interface ComposedAnswer {
-  text: string;
-  excerpt: string;
-  matchedTerm: string | null;
-  position: number | null;
-  sentiment: number | null;
-  /** Competitor index → position of its first mention in text. */
-  competitorPositions: { competitor: number; position: number }[];
-}
-
 /**
  * A plausible markdown answer to `question` from `platform`: intro, a list of options (the brand
- * when mentioned, some competitors, generic advice to pad), closing. The verdict fields are read
- * off the finished text, so position always points at matchedTerm.
+ * when mentioned, some competitors, generic advice to pad), closing. Its verdict is not made up
+ * here: the seed judges the text with the verdict engine, as collection does.
  */
 export function composeAnswer(
   rng: Rng,
@@ -499,10 +489,9 @@ export function composeAnswer(
   question: string,
   platform: string,
   mentioned: boolean,
-): ComposedAnswer {
-  const sentiment = mentioned
-    ? Math.round(Math.max(-1, Math.min(1, 0.3 + (rng() + rng() + rng() - 1.5) * 0.8)) * 100) / 100
-    : null;
+): string {
+  // The tone of the brand's line: mostly favourable, sometimes not.
+  const sentiment = mentioned ? 0.3 + (rng() + rng() + rng() - 1.5) * 0.8 : null;
   const term = mentioned ? ((rng() < 0.75 ? property.brandTerms[0] : pick(rng, property.brandTerms)) ?? null) : null;
   const items: string[] = [];
   if (term !== null && sentiment !== null) {
@@ -526,7 +515,7 @@ export function composeAnswer(
   );
   const vars = { question, topic: property.topic };
   const advice = shuffled(rng, ADVICE).slice(0, platform === 'claude' || platform === 'gemini' ? 2 : 1);
-  const text = [
+  return [
     fill(pick(rng, INTROS), vars),
     ...advice.map((a) => fill(a, vars)),
     HEADINGS[platform],
@@ -535,55 +524,4 @@ export function composeAnswer(
   ]
     .filter((part): part is string => Boolean(part))
     .join('\n\n');
-
-  const competitorPositions = property.competitors
-    .map((competitor, index) => ({ competitor: index, position: text.indexOf(competitor.name) }))
-    .filter((mention) => mention.position >= 0);
-  return {
-    text,
-    excerpt: excerptOf(text, term),
-    matchedTerm: term,
-    position: term === null ? null : text.indexOf(term),
-    sentiment,
-    competitorPositions,
-  };
-}
-
-/** Markdown to one line of plain text: headings dropped; list markers, bold and citation marks removed. */
-function plainText(markdown: string): string {
-  return markdown
-    .split('\n')
-    .filter((line) => !/^#{1,6}\s/.test(line))
-    .map((line) =>
-      line
-        .replace(/^\s*(?:\d+\.|[-*])\s+/, '')
-        .replace(/\*\*(.+?)\*\*/g, '$1')
-        .replace(/\s?\[\d+\]/g, '')
-        .trim(),
-    )
-    .filter(Boolean)
-    .join(' ');
-}
-
-const EXCERPT_MAX = 300;
-const LEAD_IN = 80;
-
-/** At most 300 characters of plain text: the start, or around the first mention of term. */
-function excerptOf(markdown: string, term: string | null): string {
-  const plain = plainText(markdown);
-  const at = term === null ? 0 : Math.max(0, plain.indexOf(term));
-  let start = 0;
-  if (at > LEAD_IN) {
-    const space = plain.indexOf(' ', at - LEAD_IN);
-    start = space >= 0 && space < at ? space + 1 : at;
-  }
-  const prefix = start > 0 ? '…' : '';
-  let body = plain.slice(start);
-  if (prefix.length + body.length > EXCERPT_MAX) {
-    body = body.slice(0, EXCERPT_MAX - prefix.length - 1);
-    const cut = body.lastIndexOf(' ');
-    if (cut > at - start + (term?.length ?? 0)) body = body.slice(0, cut);
-    body = `${body}…`;
-  }
-  return prefix + body;
 }

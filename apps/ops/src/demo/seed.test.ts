@@ -124,7 +124,7 @@ describe('ops demo seed', () => {
         expect(row.excerpt).toContain(term);
         expect(row.sentiment).toBeGreaterThanOrEqual(-1);
         expect(row.sentiment).toBeLessThanOrEqual(1);
-        expect(Math.round((row.sentiment ?? 0) * 100) / 100).toBe(row.sentiment);
+        expect(Math.round((row.sentiment ?? 0) * 1000) / 1000).toBe(row.sentiment);
         mentionRate.set(row.model, (mentionRate.get(row.model) ?? 0) + 1);
       } else {
         expect([row.matchedTerm, row.position, row.sentiment]).toEqual([null, null, null]);

@@ -12,6 +12,7 @@ import {
   type ResponseSource,
   utcDay,
 } from '@vt/db';
+import { judgeAnswer } from '@vt/verdict';
 import { connectionDetails, propertySummary } from '../cli/commands/properties.ts';
 import type { OpsContext } from '../cli/context.ts';
 import { OpsError } from '../cli/ops-error.ts';
@@ -361,20 +362,15 @@ async function bulkInsert(tx: Tx, table: string, columnSpec: string, rows: objec
   return { count: await tx.$executeRawUnsafe(sql, ...params) };
 }
 
-const domainCache = new Map<string, string>();
-function domainOf(url: string): string {
-  let domain = domainCache.get(url);
-  if (domain === undefined) {
-    domain = new URL(url).hostname.toLowerCase().replace(/^www\./, '');
-    domainCache.set(url, domain);
-  }
-  return domain;
-}
-
 /** One answer per active prompt, platform and day, with its cited sources and competitor mentions. */
 function collectAnswers(spec: DemoPropertySpec, propertyId: string, now: Date, out: Answers) {
   const today = utcDay(now);
   const pool = [...spec.sources, ...COMMON_SOURCES];
+  // Judged as collection judges: the brand's terms and domain, each competitor's name.
+  const terms = {
+    brandTerms: [...spec.brandTerms, spec.domain],
+    competitors: spec.competitors.map((c) => ({ id: demoId(`competitor:${spec.key}:${c.name}`), terms: [c.name] })),
+  };
   spec.prompts.forEach((prompt, pi) => {
     if (prompt.active === false) return;
     const promptId = demoId(`prompt:${spec.key}:${pi}`);
@@ -387,7 +383,15 @@ function collectAnswers(spec: DemoPropertySpec, propertyId: string, now: Date, o
       for (const { id: model } of AI_PLATFORMS) {
         const rng = rngFor(`response:${spec.key}:${pi}:${model}:${dayText}`);
         const rate = Math.min(0.9, Math.max(0.1, (MENTION_RATE[model] ?? 0.5) + promptBias + trend));
-        const answer = composeAnswer(rng, spec, prompt.text, model, rng() < rate);
+        const mentioned = rng() < rate;
+        const text = composeAnswer(rng, spec, prompt.text, model, mentioned);
+        // 1-4 cited pages; the brand's own site now and then, more often when it was mentioned.
+        const cited = shuffled(rng, pool).slice(0, 1 + Math.floor(rng() * 4));
+        if (rng() < (mentioned ? 0.35 : 0.1)) {
+          const ownPage = `https://www.${spec.domain}${pick(rng, spec.ownPaths)}`;
+          cited.splice(Math.floor(rng() * (cited.length + 1)), 0, ownPage);
+        }
+        const verdict = judgeAnswer({ answer: text, citations: cited.slice(0, 4), ...terms });
         const responseId = demoId(`response:${spec.key}:${pi}:${model}:${dayText}`);
         const collectedWithin = Math.min(MS_PER_DAY - 1, now.getTime() - day.getTime());
         out.responses.push({
@@ -396,29 +400,21 @@ function collectAnswers(spec: DemoPropertySpec, propertyId: string, now: Date, o
           promptId,
           model,
           day,
-          mentioned: answer.matchedTerm !== null,
-          matchedTerm: answer.matchedTerm,
-          position: answer.position,
-          sentiment: answer.sentiment,
-          excerpt: answer.excerpt,
-          text: answer.text,
+          mentioned: verdict.mentioned,
+          matchedTerm: verdict.matchedTerm,
+          position: verdict.position,
+          sentiment: verdict.sentiment,
+          excerpt: verdict.excerpt,
+          text,
           collectedAt: new Date(day.getTime() + Math.floor(rng() * collectedWithin)),
         });
-        // 1-4 cited pages; the brand's own site now and then, more often when it was mentioned.
-        const cited = shuffled(rng, pool).slice(0, 1 + Math.floor(rng() * 4));
-        if (rng() < (answer.matchedTerm ? 0.35 : 0.1)) {
-          const ownPage = `https://www.${spec.domain}${pick(rng, spec.ownPaths)}`;
-          cited.splice(Math.floor(rng() * (cited.length + 1)), 0, ownPage);
+        for (const [ordinal, source] of verdict.sources.entries()) {
+          out.sources.push({ responseId, ordinal, ...source, propertyId, day, model });
         }
-        for (const [ordinal, url] of cited.slice(0, 4).entries()) {
-          out.sources.push({ responseId, ordinal, url, domain: domainOf(url), propertyId, day, model });
-        }
-        for (const mention of answer.competitorPositions) {
-          const competitor = spec.competitors[mention.competitor];
-          if (!competitor) continue;
+        for (const mention of verdict.competitorMentions) {
           out.mentions.push({
             responseId,
-            competitorId: demoId(`competitor:${spec.key}:${competitor.name}`),
+            competitorId: mention.competitorId,
             position: mention.position,
             propertyId,
             day,

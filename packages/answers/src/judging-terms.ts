@@ -1,0 +1,29 @@
+import type { PrismaClient } from '@vt/db';
+import type { JudgeInput } from '@vt/verdict';
+
+/** What a property's answers are judged against: its brand terms and domain, its competitors' terms and domains. */
+export type JudgingTerms = Pick<JudgeInput, 'brandTerms' | 'competitors'>;
+
+const unique = (terms: (string | null | undefined)[]) => [
+  ...new Set(terms.filter((t): t is string => Boolean(t?.trim()))),
+];
+
+export async function judgingTermsOf(
+  db: Pick<PrismaClient, 'property' | 'competitor'>,
+  propertyId: string,
+): Promise<JudgingTerms> {
+  const [property, competitors] = await Promise.all([
+    db.property.findUniqueOrThrow({
+      where: { id: propertyId },
+      select: { name: true, domain: true, brandTerms: true },
+    }),
+    db.competitor.findMany({ where: { propertyId }, select: { id: true, name: true, domain: true, terms: true } }),
+  ]);
+  return {
+    brandTerms: unique([...(property.brandTerms.length ? property.brandTerms : [property.name]), property.domain]),
+    competitors: competitors.map((c) => ({
+      id: c.id,
+      terms: unique([...(c.terms.length ? c.terms : [c.name]), c.domain]),
+    })),
+  };
+}
