@@ -19,6 +19,7 @@ RUN npm i -g pnpm@10.34.8
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml .npmrc prisma.config.ts ./
 COPY prisma ./prisma
 COPY packages/db/scripts ./packages/db/scripts
+COPY apps/answer-collector/package.json ./apps/answer-collector/
 COPY apps/console/package.json ./apps/console/
 COPY apps/crawl-worker/package.json ./apps/crawl-worker/
 COPY apps/ingest-gateway/package.json ./apps/ingest-gateway/

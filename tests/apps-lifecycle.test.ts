@@ -10,6 +10,7 @@ const APPS = [
   { app: 'console', portVar: 'CONSOLE_PORT' },
   { app: 'crawl-worker', portVar: 'CRAWL_WORKER_METRICS_PORT' },
   { app: 'lead-worker', portVar: 'LEAD_WORKER_METRICS_PORT' },
+  { app: 'answer-collector', portVar: 'ANSWER_COLLECTOR_METRICS_PORT' },
 ] as const;
 
 describe.each(APPS)('$app process', ({ app, portVar }) => {

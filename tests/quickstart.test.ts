@@ -20,6 +20,7 @@ describe('pnpm start', () => {
       INGEST_GATEWAY_PORT: await freePort(),
       CRAWL_WORKER_METRICS_PORT: await freePort(),
       LEAD_WORKER_METRICS_PORT: await freePort(),
+      ANSWER_COLLECTOR_METRICS_PORT: await freePort(),
     };
     const proc = runScript('apps/ops/src/main.ts', ['start'], {
       DATABASE_URL: databaseUrl,
@@ -87,7 +88,7 @@ describe('pnpm start', () => {
     expect(code, `pnpm start exited ${code}; its output ends:\n${proc.stdout().slice(-4000)}`).toBe(0);
     // Each app got exactly one signal: a second one would have cut its graceful shutdown short.
     expect(proc.stdout()).not.toContain('second signal');
-    for (const app of ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api', 'console']) {
+    for (const app of ['ingest-gateway', 'crawl-worker', 'lead-worker', 'answer-collector', 'read-api', 'console']) {
       expect(proc.stdout()).toMatch(new RegExp(`\\[${app}\\] .*shut down cleanly`));
     }
   }, 120_000);

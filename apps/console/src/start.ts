@@ -1,9 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import type { ConsoleConfig } from '@vt/config';
 import type { Logger } from '@vt/logger';
+import { createQueue, enqueue, type Queue, rejudgePropertyJob } from '@vt/queue';
 import { startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import { consoleHandlers } from './handlers/index.ts';
+
+/**
+ * One re-judging job per change, under an id of its own: a job reads the terms when it runs, so a
+ * change made while an earlier job runs still gets its own pass (judging is pure; a pass too many
+ * changes nothing).
+ */
+export const requestRejudge = (queue: Queue, propertyId: string) =>
+  enqueue(queue, rejudgePropertyJob, { propertyId }, `rejudge-${propertyId}-${randomUUID()}`);
 
 export function startConsole(config: ConsoleConfig, logger: Logger) {
   return startHttpService({
@@ -13,10 +23,12 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
     logger,
     build: async ({ db, redis, registry, readinessChecks, isClosing }) => {
       const now = () => new Date();
+      const rejudgeQueue = createQueue(rejudgePropertyJob, redis, config.QUEUE_PREFIX);
       const handlers = consoleHandlers({
         db,
         now,
         sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
+        requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
         connection: {
           publicIngestUrl: config.PUBLIC_INGEST_URL,
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
@@ -31,6 +43,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
         }),
       });
       return {
+        close: () => rejudgeQueue.close(),
         app: buildConsoleApp({
           db,
           handlers,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  answerCollectorPortEnv,
   consolePortEnv,
   crawlTokenSecretEnv,
   crawlWorkerPortEnv,
@@ -72,6 +73,56 @@ export const leadWorkerConfigSchema = z.object({
 });
 export type LeadWorkerConfig = z.output<typeof leadWorkerConfigSchema>;
 
+/** One AI platform's API: its key (unset: the platform is skipped), model and base URL. */
+function platformEnv<P extends string>(prefix: P, platform: string, model: string, baseUrl: string) {
+  // Empty counts as unset, so compose's `${OPENAI_API_KEY:-}` leaves a platform off rather than failing.
+  const apiKey = z
+    .preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional())
+    .describe(`API key for ${platform}. Unset or empty: ${platform} is not collected.`);
+  const modelName = z.string().min(1).default(model).describe(`The ${platform} model asked.`);
+  const url = z
+    .string()
+    .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), 'must be an http(s) URL')
+    .default(baseUrl)
+    .transform((v) => v.replace(/\/+$/, ''))
+    .describe(`Base URL of the ${platform} API.`);
+  return {
+    [`${prefix}_API_KEY`]: apiKey,
+    [`${prefix}_MODEL`]: modelName,
+    [`${prefix}_BASE_URL`]: url,
+  } as { [K in `${P}_API_KEY`]: typeof apiKey } & { [K in `${P}_MODEL`]: typeof modelName } & {
+    [K in `${P}_BASE_URL`]: typeof url;
+  };
+}
+
+export const answerCollectorConfigSchema = z.object({
+  ...answerCollectorPortEnv,
+  COLLECT_AT_UTC: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be HH:MM (UTC)')
+    .default('06:00')
+    .describe('When, each UTC day, the prompts of paid properties are asked on every platform with a key.'),
+  COLLECT_CONCURRENCY_PER_PLATFORM: positiveInt(2).describe(
+    'Questions in flight per platform and process; each platform has its own queue, so one platform’s outage or rate limit never holds up another.',
+  ),
+  ...platformEnv('OPENAI', 'ChatGPT (OpenAI Responses API with web search)', 'gpt-4.1', 'https://api.openai.com'),
+  ...platformEnv('PERPLEXITY', 'Perplexity (Sonar)', 'sonar', 'https://api.perplexity.ai'),
+  ...platformEnv(
+    'ANTHROPIC',
+    'Claude (Anthropic Messages API with web search)',
+    'claude-sonnet-4-5',
+    'https://api.anthropic.com',
+  ),
+  ...platformEnv(
+    'GEMINI',
+    'Gemini (Gemini API with Google Search grounding)',
+    'gemini-2.5-flash',
+    'https://generativelanguage.googleapis.com',
+  ),
+  ...serviceEnv,
+});
+export type AnswerCollectorConfig = z.output<typeof answerCollectorConfigSchema>;
+
 const publicUrl = (fallback: string) =>
   z
     .string()
@@ -132,6 +183,8 @@ export type OpsConfig = z.output<typeof opsConfigSchema>;
 export const devStartConfigSchema = opsConfigSchema.extend({
   ...readApiPortEnv,
   ...consolePortEnv,
+  ...answerCollectorPortEnv,
+  COLLECT_AT_UTC: answerCollectorConfigSchema.shape.COLLECT_AT_UTC,
   ...ingestGatewayPortEnv,
   ...crawlWorkerPortEnv,
   ...leadWorkerPortEnv,
@@ -145,5 +198,6 @@ export const APP_CONFIG_SCHEMAS = {
   'lead-worker': leadWorkerConfigSchema,
   'read-api': readApiConfigSchema,
   console: consoleConfigSchema,
+  'answer-collector': answerCollectorConfigSchema,
   ops: opsConfigSchema,
 } as const;

@@ -80,6 +80,11 @@ const hostEnv = {
 export const readApiPortEnv = {
   READ_API_PORT: port(3000).describe('Port of the read API (/v1, /openapi.json).'),
 };
+export const answerCollectorPortEnv = {
+  ANSWER_COLLECTOR_METRICS_PORT: port(9103).describe(
+    'Port of the answer-collector /healthz, /readyz and /metrics server.',
+  ),
+};
 export const consolePortEnv = {
   CONSOLE_PORT: port(3002).describe('Port of the console API (/api: accounts, teams, properties, keys).'),
 };

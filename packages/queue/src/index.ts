@@ -1,10 +1,14 @@
-export type { Queue } from 'bullmq';
+export { type Queue, UnrecoverableError } from 'bullmq';
 export {
+  answerScheduleJob,
+  type CollectAnswerJobData,
   type CrawlBatchJobData,
+  collectAnswerJob,
   crawlBatchJob,
   type JobContract,
   type LeadJobData,
   leadJob,
+  rejudgePropertyJob,
 } from './job-contracts.ts';
 export { batchedEnqueue, createQueue, enqueue } from './producer.ts';
 export { createJobWorker } from './worker.ts';

@@ -56,3 +56,45 @@ export const leadJob = {
 
 export type CrawlBatchJobData = z.infer<typeof crawlBatchJob.schema>;
 export type LeadJobData = z.infer<typeof leadJob.schema>;
+
+/** Once a UTC day (a job scheduler), and on demand: enqueue every question of `day` (default: today). */
+export const answerScheduleJob = {
+  queue: QUEUE_NAMES.answerSchedule,
+  name: 'collect-day',
+  schema: z.strictObject({ day: z.iso.date().optional() }),
+  options: { ...DEFAULT_JOB_OPTIONS, attempts: 3 },
+} as const satisfies JobContract;
+
+const collectAnswerSchema = z.strictObject({
+  propertyId: uuid,
+  promptId: uuid,
+  platform: z.string().min(1).max(32),
+  day: z.iso.date(),
+});
+
+/**
+ * One question for one platform and day, on that platform's own queue: a platform that is down or
+ * rate-limiting retries with exponential backoff and jitter on its queue, never holding up another.
+ */
+export function collectAnswerJob(platform: string) {
+  return {
+    queue: `${QUEUE_NAMES.answersPrefix}${platform}`,
+    name: 'collect-answer',
+    schema: collectAnswerSchema,
+    options: {
+      ...DEFAULT_JOB_OPTIONS,
+      attempts: 6,
+      backoff: { type: 'exponential', delay: 30_000, jitter: 0.5 },
+    },
+  } as const satisfies JobContract;
+}
+
+/** Judge a property's stored answers again, after its brand terms or competitors changed. */
+export const rejudgePropertyJob = {
+  queue: QUEUE_NAMES.answerRejudge,
+  name: 'rejudge-property',
+  schema: z.strictObject({ propertyId: uuid }),
+  options: DEFAULT_JOB_OPTIONS,
+} as const satisfies JobContract;
+
+export type CollectAnswerJobData = z.infer<typeof collectAnswerSchema>;

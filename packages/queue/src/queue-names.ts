@@ -1,6 +1,8 @@
 export const QUEUE_NAMES = {
   crawlBatch: 'crawl-batch',
   lead: 'lead',
+  answerSchedule: 'answer-schedule',
+  /** One queue per AI platform: `answers-chatgpt`, `answers-claude`, … */
+  answersPrefix: 'answers-',
+  answerRejudge: 'answer-rejudge',
 } as const;
-
-export type QueueName = (typeof QUEUE_NAMES)[keyof typeof QUEUE_NAMES];

@@ -9,4 +9,6 @@ export interface HandlerDeps {
   signInLimiter: SignInLimiter;
   sessionTtlMs: number;
   now: () => Date;
+  /** Queues a re-judging of the property's stored answers (its brand terms or competitors changed). */
+  requestRejudge: (propertyId: string) => Promise<void>;
 }

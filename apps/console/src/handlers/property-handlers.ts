@@ -45,7 +45,7 @@ function dayRange(query: { from?: string; to?: string }, now: Date): { from: Dat
 }
 
 /** Properties, their setup dialogs, delivery logs and activity, always within the current team. */
-export function propertyHandlers({ db, connection, now }: HandlerDeps) {
+export function propertyHandlers({ db, connection, now, requestRejudge }: HandlerDeps) {
   const property = (teamId: string, params: Record<string, string>) =>
     findTeamProperty(db, teamId, params.id as string);
   const answer = async (p: Parameters<typeof propertyDetail>[1]) => ({ property: await propertyDetail(db, p) });
@@ -54,18 +54,27 @@ export function propertyHandlers({ db, connection, now }: HandlerDeps) {
     listProperties: async ({ team }) => ({ properties: await listProperties(db, team.teamId) }),
     createProperty: async ({ team, body }) => answer(await createProperty(db, { teamId: team.teamId, ...body })),
     getProperty: async ({ team, params }) => answer(await property(team.teamId, params)),
-    updateProperty: async ({ team, params, body }) =>
-      answer(await updateProperty(db, await property(team.teamId, params), body)),
+    updateProperty: async ({ team, params, body }) => {
+      const updated = await updateProperty(db, await property(team.teamId, params), body);
+      // New brand terms change every stored verdict: judged again, in the background.
+      if (body.brandTerms) await requestRejudge(updated.id);
+      return answer(updated);
+    },
     deleteProperty: async ({ team, params }) => {
       await deleteProperty(db, await property(team.teamId, params));
       return undefined;
     },
 
-    addCompetitor: async ({ team, params, body }) => ({
-      competitor: await addCompetitor(db, await property(team.teamId, params), body),
-    }),
+    addCompetitor: async ({ team, params, body }) => {
+      const p = await property(team.teamId, params);
+      const competitor = await addCompetitor(db, p, body);
+      await requestRejudge(p.id);
+      return { competitor };
+    },
     removeCompetitor: async ({ team, params }) => {
-      await removeCompetitor(db, await property(team.teamId, params), params.competitorId as string);
+      const p = await property(team.teamId, params);
+      await removeCompetitor(db, p, params.competitorId as string);
+      await requestRejudge(p.id);
       return undefined;
     },
     addPrompt: async ({ team, params, body }) => ({

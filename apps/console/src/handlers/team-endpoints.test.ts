@@ -1,9 +1,8 @@
-import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConsoleHarness } from '../testing/index.ts';
 
 // The spec's team endpoints (TEAM-1..3) under /api, the rules the spec leaves open (slugs,
-// settings, branding, who may patch), the current team, and 404 across teams.
+// settings, branding, who may patch), and 404 across teams. The current team: auth/current-team.test.ts.
 
 const h = createConsoleHarness();
 afterAll(() => h.close());
@@ -167,56 +166,5 @@ describe('teams', () => {
     const select = await h.as(stranger.token).put('/api/session/team', { teamId });
     expect(select.status).toBe(404);
     expect(select.body).toEqual(none.body);
-  });
-});
-
-describe('the current team', () => {
-  it('is the only team without a selection; with two and none selected, team routes ask to choose', async () => {
-    const person = await h.signUp('two-teams');
-    const owner = await h.signUp('other-owner');
-    const { teamId: first } = await h.teamOf(owner, [{ person, role: 'member' }]);
-    expect((await h.as(person.token).get('/api/team')).body.team.id).toBe(first);
-    const { teamId: second } = await h.teamOf(owner, [{ person, role: 'admin' }]);
-    const ambiguous = await h.as(person.token).get('/api/team');
-    expect(ambiguous.status).toBe(400);
-    expect(ambiguous.body.error.code).toBe('TEAM_NOT_SELECTED');
-    expect((await h.as(person.token).get('/api/me')).body.currentTeamId).toBeNull();
-
-    const selected = await h.as(person.token).put('/api/session/team', { teamId: second });
-    expect(selected.status).toBe(200);
-    expect(selected.body.currentTeamId).toBe(second);
-    expect((await h.as(person.token).get('/api/team')).body).toMatchObject({ team: { id: second }, role: 'admin' });
-    // X-Team-Id wins for one request, and the selection stays.
-    expect((await h.as(person.token, first).get('/api/team')).body).toMatchObject({
-      team: { id: first },
-      role: 'member',
-    });
-    expect((await h.as(person.token).get('/api/team')).body.team.id).toBe(second);
-  });
-
-  it('is chosen per session, and forgotten when the person leaves that team', async () => {
-    const person = await h.signUp('per-session');
-    const owner = await h.signUp('owner');
-    const { teamId: a } = await h.teamOf(owner, [{ person, role: 'member' }]);
-    const { teamId: b } = await h.teamOf(owner, [{ person, role: 'member' }]);
-    const otherSession = (
-      await request(h.app).post('/api/auth/sign-in').send({ email: person.email, password: person.password })
-    ).body.token as string;
-    await h.as(person.token).put('/api/session/team', { teamId: b });
-    expect((await h.as(otherSession).get('/api/team')).body.error.code).toBe('TEAM_NOT_SELECTED');
-    expect((await h.as(person.token).post('/api/team/leave')).status).toBe(204);
-    // Left b: the session no longer points at it, and a is now the person's only team.
-    expect((await h.as(person.token).get('/api/me')).body.currentTeamId).toBe(a);
-    expect((await h.as(person.token).get('/api/team')).body.team.id).toBe(a);
-  });
-
-  it('is missing for a person in no team: team routes say to create one', async () => {
-    const loner = await h.signUp('loner');
-    const res = await h.as(loner.token).get('/api/properties');
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({
-      code: 'TEAM_NOT_SELECTED',
-      message: expect.stringContaining('POST /api/teams'),
-    });
   });
 });

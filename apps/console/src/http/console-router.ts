@@ -66,11 +66,11 @@ async function authenticate(db: PrismaClient, req: Request, cookieToken: string 
 
 /**
  * Every console route, from the endpoint catalogue. Per request, in order: the CSRF check on
- * writes, the session, the current team and the caller's role, path ids, the query, the body;
- * then the handler, whose answer is parsed by the catalogued schema (so nothing the schema does
- * not name, such as a password hash, can leave). A path id that is not a UUID names nothing: the
- * operation is asked for the nil UUID instead, so it answers 404 exactly as for a made-up id or one
- * of another team, never a hint of which it was.
+ * writes, the session, the current team and the caller's role, the query, the body; then the
+ * handler, whose answer is parsed by the catalogued schema (so nothing the schema does not name,
+ * such as a password hash, can leave). A path id that is not a UUID names nothing: the operation
+ * is asked for the nil UUID instead, so it answers 404 exactly as for a made-up id or one of
+ * another team (same message, same place in the order of checks), never a hint of which it was.
  */
 export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   const router = Router({ strict: false });

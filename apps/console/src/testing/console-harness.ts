@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger } from '@vt/logger';
 import type { ConnectionSettings } from '@vt/properties';
+import { createQueue, rejudgePropertyJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
@@ -8,6 +9,7 @@ import request from 'supertest';
 import { buildConsoleApp } from '../app.ts';
 import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.ts';
 import { consoleHandlers } from '../handlers/index.ts';
+import { requestRejudge } from '../start.ts';
 
 /** The console's public URL in tests: cookie writes must come from its origin. */
 export const CONSOLE_ORIGIN = 'https://console.example.test';
@@ -43,6 +45,8 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
   const db = testDb();
   const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
   const prefix = options.prefix ?? isolatedQueuePrefix();
+  // The queue re-judging jobs go to, on this harness's own prefix (no collector consumes it here).
+  const rejudgeQueue = createQueue(rejudgePropertyJob, redis, prefix);
   let now = options.now;
   const clock = () => now ?? new Date();
   const app = buildConsoleApp({
@@ -58,6 +62,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
       db,
       now: clock,
       sessionTtlMs: options.sessionTtlMs ?? 3_600_000,
+      requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
       connection: {
         publicIngestUrl: 'https://ingest.example.test',
         crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
@@ -125,13 +130,17 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     db,
     redis,
     prefix,
+    rejudgeQueue,
     as,
     signUp,
     teamOf,
     setNow(next: Date) {
       now = next;
     },
-    close: () => closeRedisConnection(redis),
+    close: async () => {
+      await rejudgeQueue.close();
+      await closeRedisConnection(redis);
+    },
   };
 }
 

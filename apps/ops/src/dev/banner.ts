@@ -26,6 +26,7 @@ export function printBanner({ config, demoKey, demoLogin, demoProperty }: Banner
     `  ingest gateway  ${ingest}`,
     `  crawl worker    http://localhost:${config.CRAWL_WORKER_METRICS_PORT}/metrics`,
     `  lead worker     http://localhost:${config.LEAD_WORKER_METRICS_PORT}/metrics`,
+    `  answer collector http://localhost:${config.ANSWER_COLLECTOR_METRICS_PORT}/metrics   (asks at ${config.COLLECT_AT_UTC} UTC on each platform with a key: OPENAI_API_KEY, PERPLEXITY_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY)`,
     '',
   ];
   if (demoKey) {

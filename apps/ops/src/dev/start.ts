@@ -16,7 +16,7 @@ import { printBanner } from './banner.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const ENV_FILE = `${ROOT}.env`;
-const APPS = ['ingest-gateway', 'crawl-worker', 'lead-worker', 'read-api', 'console'] as const;
+const APPS = ['ingest-gateway', 'crawl-worker', 'lead-worker', 'answer-collector', 'read-api', 'console'] as const;
 
 /**
  * `pnpm start`: the whole system on one machine, in one terminal. Reads ./.env (creating the two
@@ -73,7 +73,7 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
       {
         cwd: ROOT,
         prefix: 'name',
-        prefixColors: ['cyan', 'magenta', 'yellow', 'green', 'blue'],
+        prefixColors: ['cyan', 'magenta', 'yellow', 'gray', 'green', 'blue'],
         // Each app in its own process group: Ctrl-C reaches only this process, which then asks
         // every app exactly once to shut down (a second signal would make an app exit at once).
         spawn: (command, options) => spawn(command, { ...options, detached: true }),
@@ -160,6 +160,7 @@ async function waitUntilHealthy(config: DevStartConfig, timeoutMs = 60_000) {
     config.INGEST_GATEWAY_PORT,
     config.CRAWL_WORKER_METRICS_PORT,
     config.LEAD_WORKER_METRICS_PORT,
+    config.ANSWER_COLLECTOR_METRICS_PORT,
     config.READ_API_PORT,
     config.CONSOLE_PORT,
   ];

@@ -1,0 +1,194 @@
+import { answerCollectorConfigSchema } from '@vt/config';
+import { generateApiKey } from '@vt/credentials';
+import { formatUtcDay, utcDay } from '@vt/db';
+import { createLogger } from '@vt/logger';
+import { createReadApiHarness } from '@vt/read-api/testing';
+import { freePort, isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejudgeProperty } from './jobs/rejudge-property.ts';
+import { anthropicClient } from './platforms/anthropic.ts';
+import { geminiClient } from './platforms/gemini.ts';
+import { openAiClient } from './platforms/openai.ts';
+import { perplexityClient } from './platforms/perplexity.ts';
+import { startAnswerCollector } from './start.ts';
+import { startFakePlatforms } from './testing/fake-platforms.ts';
+
+// The collector end to end, on the real Postgres and Redis, against local servers that speak the
+// four platforms' APIs: the day's schedule → one job per (prompt, platform) → ask → judge →
+// store, then /v1 serves it. Never asks twice; one platform's outage does not hold up the others;
+// paused prompts and unpaid properties are not asked; changed terms re-judge stored answers.
+
+const db = testDb();
+const today = formatUtcDay(utcDay(new Date()));
+const readApi = createReadApiHarness();
+let fake: Awaited<ReturnType<typeof startFakePlatforms>>;
+let collector: Awaited<ReturnType<typeof startAnswerCollector>>;
+
+/** Each platform answers in its own words; ChatGPT and Claude mention the brand, and Globex. */
+const answerOf = (platform: string, prompt: string) => ({
+  text:
+    platform === 'chatgpt' || platform === 'claude'
+      ? `For "${prompt}", **Acme** is excellent and Globex is fine. See https://review.example/${platform}.`
+      : `For "${prompt}", try Plausible or Matomo.`,
+  citations: [`https://${platform}.example/source?utm_source=${platform}`],
+});
+
+async function world(plan: 'growth' | 'free' = 'growth') {
+  const slug = uniqueSlug('collect');
+  const team = await db.team.create({ data: { name: slug, slug } });
+  const property = await db.property.create({
+    data: { teamId: team.id, name: 'Acme', domain: 'acme.io', plan, brandTerms: ['Acme'] },
+  });
+  await db.competitor.create({ data: { propertyId: property.id, name: 'Globex', terms: ['Globex'] } });
+  const asked = await db.prompt.create({ data: { propertyId: property.id, text: `best analytics ${slug}?` } });
+  const paused = await db.prompt.create({ data: { propertyId: property.id, text: `paused ${slug}?`, active: false } });
+  const issued = generateApiKey();
+  await db.apiKey.create({ data: { teamId: team.id, name: 'k', keyHash: issued.hash, prefix: issued.prefix } });
+  return { property, asked, paused, key: issued.key };
+}
+
+async function waitFor<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await what();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting; last value ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  fake = await startFakePlatforms(answerOf);
+  const config = answerCollectorConfigSchema.parse({
+    ...testEnv,
+    QUEUE_PREFIX: isolatedQueuePrefix(),
+    ANSWER_COLLECTOR_METRICS_PORT: String(await freePort()),
+    HOST: '127.0.0.1',
+  });
+  const key = 'test-key';
+  collector = await startAnswerCollector(
+    config,
+    createLogger({ name: 'answer-collector', level: (process.env.COLLECTOR_TEST_LOG as 'silent') ?? 'silent' }),
+    {
+      clients: [
+        openAiClient({ apiKey: key, model: 'gpt-4.1', baseUrl: fake.baseUrl }),
+        perplexityClient({ apiKey: key, model: 'sonar', baseUrl: fake.baseUrl }),
+        anthropicClient({ apiKey: key, model: 'claude-sonnet-4-5', baseUrl: fake.baseUrl }),
+        geminiClient({ apiKey: key, model: 'gemini-2.5-flash', baseUrl: fake.baseUrl }),
+      ],
+    },
+  );
+}, 30_000);
+
+afterAll(async () => {
+  await collector?.close();
+  await fake?.close();
+  await readApi.close();
+});
+
+describe('answer collection', () => {
+  it('asks every active prompt of paid properties on every platform once, judges, stores, and /v1 serves it', async () => {
+    const w = await world();
+    const unpaid = await world('free');
+    await collector.collectDay(today);
+    const rows = await waitFor(
+      () =>
+        db.response.findMany({
+          where: { propertyId: w.property.id },
+          include: { sources: true, competitorMentions: true },
+        }),
+      (r) => r.length === 4,
+    );
+    expect(rows.map((r) => [r.model, r.mentioned]).sort()).toEqual([
+      ['chatgpt', true],
+      ['claude', true],
+      ['gemini', false],
+      ['perplexity', false],
+    ]);
+    const chatgpt = rows.find((r) => r.model === 'chatgpt');
+    expect(chatgpt).toMatchObject({ promptId: w.asked.id, matchedTerm: 'Acme' });
+    expect(chatgpt?.position).toBe(chatgpt?.text.indexOf('Acme'));
+    expect(chatgpt?.sources.map((s) => s.url)).toEqual([
+      'https://chatgpt.example/source',
+      'https://review.example/chatgpt',
+    ]);
+    expect(chatgpt?.competitorMentions).toHaveLength(1);
+    // Only the active prompt was asked, and nothing of the free property.
+    const prompts = fake.requests.map((r) => r.prompt);
+    expect(prompts.filter((p) => p === w.asked.text)).toHaveLength(4);
+    expect(prompts).not.toContain(w.paused.text);
+    expect(prompts).not.toContain(unpaid.asked.text);
+
+    const v1 = (path: string) => request(readApi.app).get(path).set('Authorization', `Bearer ${w.key}`);
+    expect((await v1(`/v1/responses?propertyId=${w.property.id}`)).body.total).toBe(4);
+    const visibility = await v1(`/v1/visibility?propertyId=${w.property.id}&from=${today}&to=${today}`);
+    const byModel = Object.fromEntries(
+      visibility.body.data.map((d: { model: string; mentions: number }) => [d.model, d.mentions]),
+    );
+    expect(byModel).toEqual({ chatgpt: 1, claude: 1, gemini: 0, perplexity: 0 });
+    const sources = await v1(`/v1/sources?propertyId=${w.property.id}&from=${today}&to=${today}`);
+    expect(sources.body.data.map((s: { domain: string }) => s.domain)).toContain('review.example');
+    const competitors = await v1(`/v1/competitors?propertyId=${w.property.id}&from=${today}&to=${today}`);
+    expect(JSON.stringify(competitors.body)).toContain('Globex');
+  });
+
+  it('never asks twice for a day: running the schedule again asks nothing', async () => {
+    const w = await world();
+    await collector.collectDay(today);
+    await waitFor(
+      () => db.response.count({ where: { propertyId: w.property.id } }),
+      (n) => n === 4,
+    );
+    const asked = () => fake.requests.filter((r) => r.prompt === w.asked.text).length;
+    expect(asked()).toBe(4);
+    await collector.collectDay(today);
+    await collector.collectDay(today);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(asked()).toBe(4);
+    expect(await db.response.count({ where: { propertyId: w.property.id } })).toBe(4);
+  });
+
+  it('goes on with the other platforms while one is down', async () => {
+    const w = await world();
+    fake.fail('gemini', 503);
+    try {
+      await collector.collectDay(today);
+      const rows = await waitFor(
+        () => db.response.findMany({ where: { propertyId: w.property.id }, select: { model: true } }),
+        (r) => r.length === 3,
+      );
+      expect(rows.map((r) => r.model).sort()).toEqual(['chatgpt', 'claude', 'perplexity']);
+      expect(fake.requests.some((r) => r.platform === 'gemini' && r.prompt === w.asked.text)).toBe(true);
+      const metrics = await fetch(`http://127.0.0.1:${collector.port}/metrics`).then((r) => r.text());
+      expect(metrics).toMatch(/vt_answers_collected_total\{[^}]*platform="gemini"[^}]*outcome="retrying"[^}]*\} [1-9]/);
+    } finally {
+      fake.fail('gemini', 0);
+    }
+  });
+
+  it('re-judges stored answers when the terms change, verdicts and daily counts together', async () => {
+    const w = await world();
+    await collector.collectDay(today);
+    await waitFor(
+      () => db.response.count({ where: { propertyId: w.property.id } }),
+      (n) => n === 4,
+    );
+    await db.property.update({ where: { id: w.property.id }, data: { brandTerms: ['Plausible'] } });
+    expect(await rejudgeProperty(db, w.property.id)).toEqual({ applied: true });
+    const rows = await db.response.findMany({ where: { propertyId: w.property.id } });
+    expect(Object.fromEntries(rows.map((r) => [r.model, r.matchedTerm]))).toEqual({
+      chatgpt: null,
+      claude: null,
+      gemini: 'Plausible',
+      perplexity: 'Plausible',
+    });
+    const counts = await db.responseDailyCount.findMany({ where: { propertyId: w.property.id } });
+    expect(Object.fromEntries(counts.map((c) => [c.model, [c.responses, c.mentions]]))).toEqual({
+      chatgpt: [1, 0],
+      claude: [1, 0],
+      gemini: [1, 1],
+      perplexity: [1, 1],
+    });
+  });
+});

@@ -1,0 +1,369 @@
+import { deriveCrawlToken, deriveWebhookSecret, verifyCrawlToken } from '@vt/credentials';
+import { testEnv } from '@vt/test-support';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
+
+// The crawl and lead webhook setup dialogs: the crawl token and the webhook signing secret for
+// owners and admins only (TEAM-5), the sender snippets, rotating the token (CRAWL-3) or failing to
+// without the deployment secret, switching ingestion off and on (CRAWL-30), and the delivery logs
+// and statuses as the gateway's rows make them (CRAWL-28, LEAD-15, LEAD-16).
+
+const h = createConsoleHarness();
+afterAll(() => h.close());
+
+const INGEST = 'https://ingest.example.test';
+const PLACEHOLDER = '<crawl token: ask an owner or admin>';
+
+/** A team with one person of each role and a growth property. */
+async function setup(harness = h) {
+  const owner = await harness.signUp('owner');
+  const admin = await harness.signUp('admin');
+  const member = await harness.signUp('member');
+  const { teamId } = await harness.teamOf(owner, [
+    { person: admin, role: 'admin' },
+    { person: member, role: 'member' },
+  ]);
+  const as = (person: SignedUp) => harness.as(person.token, teamId);
+  const created = await as(owner).post('/api/properties', { name: 'Shop', domain: 'shop.example', plan: 'growth' });
+  const id = created.body.property.id as string;
+  return { owner, admin, member, as, id, base: `/api/properties/${id}` };
+}
+
+const secondsAgo = (s: number) => new Date(Date.now() - s * 1000);
+const hoursAgo = (hours: number) => secondsAgo(hours * 3600);
+
+type Channel = 'crawl' | 'webhook';
+
+/** One delivery-log row as the gateway writes it. */
+const logRow = (propertyId: string, channel: Channel, statusCode: number, createdAt: Date) =>
+  h.db.deliveryLogEntry.create({
+    data: { propertyId, channel, statusCode, outcome: statusCode < 300 ? 'accepted' : 'rejected', createdAt },
+  });
+
+describe('the webhook setup dialog', () => {
+  it('[TEAM-5] shows the URL and the signing secret to owners and admins', async () => {
+    const t = await setup();
+    for (const person of [t.owner, t.admin]) {
+      const res = await t.as(person).get(`${t.base}/webhook`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        propertyId: t.id,
+        url: `${INGEST}/api/webhooks/leads/${t.id}`,
+        signingSecret: deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, t.id),
+        status: 'not_verified',
+        lastAttemptAt: null,
+        lastAcceptedAt: null,
+        notes: [],
+      });
+    }
+  });
+
+  it('[TEAM-5] shows members the URL and status, but no signing secret anywhere in the answer', async () => {
+    const t = await setup();
+    const secret = deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, t.id);
+    const res = await t.as(t.member).get(`${t.base}/webhook`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      url: `${INGEST}/api/webhooks/leads/${t.id}`,
+      signingSecret: null,
+      status: 'not_verified',
+      notes: ['The signing secret is shown to owners and admins only.'],
+    });
+    expect(res.text).not.toContain(secret);
+  });
+
+  it('[LEAD-16] is Not verified until something arrives, then Verified or Rejecting as the newest attempt says', async () => {
+    const t = await setup();
+    const status = async () => (await t.as(t.member).get(`${t.base}/webhook`)).body;
+    expect((await status()).status).toBe('not_verified');
+    // Crawl attempts say nothing about the webhook.
+    await logRow(t.id, 'crawl', 202, secondsAgo(60));
+    expect((await status()).status).toBe('not_verified');
+
+    await logRow(t.id, 'webhook', 401, secondsAgo(50));
+    const lastRejected = secondsAgo(40);
+    await logRow(t.id, 'webhook', 400, lastRejected);
+    expect(await status()).toMatchObject({
+      status: 'rejecting',
+      lastAttemptAt: lastRejected.toISOString(),
+      lastAcceptedAt: null,
+    });
+
+    const accepted = secondsAgo(30);
+    await logRow(t.id, 'webhook', 200, accepted);
+    expect(await status()).toMatchObject({
+      status: 'verified',
+      lastAttemptAt: accepted.toISOString(),
+      lastAcceptedAt: accepted.toISOString(),
+    });
+
+    const rejected = secondsAgo(20);
+    await logRow(t.id, 'webhook', 401, rejected);
+    expect(await status()).toMatchObject({
+      status: 'rejecting',
+      lastAttemptAt: rejected.toISOString(),
+      lastAcceptedAt: accepted.toISOString(),
+    });
+  });
+});
+
+describe('the crawl setup dialog', () => {
+  it('[TEAM-5] shows owners and admins the endpoint, the token, the status and snippets carrying both', async () => {
+    const t = await setup();
+    const token = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, t.id, 1);
+    const endpointUrl = `${INGEST}/api/ingest/crawl/${t.id}`;
+    for (const person of [t.owner, t.admin]) {
+      const res = await t.as(person).get(`${t.base}/crawl`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        propertyId: t.id,
+        endpointUrl,
+        token,
+        tokenVersion: 1,
+        ingestionEnabled: true,
+        status: 'not_verified',
+        lastAttemptAt: null,
+        lastAcceptedAt: null,
+        verificationRestartedAt: null,
+        notes: [],
+      });
+      expect(res.body.snippets.map((s: { id: string }) => s.id)).toEqual(['curl', 'node', 'vector']);
+      for (const snippet of res.body.snippets) {
+        expect(snippet.code, snippet.id).toContain(endpointUrl);
+        expect(snippet.code, snippet.id).toContain(`Bearer ${token}`);
+        expect(snippet.code, snippet.id).not.toContain(PLACEHOLDER);
+      }
+    }
+  });
+
+  it('[TEAM-5] shows members the endpoint and status, with no token in the answer or any snippet', async () => {
+    const t = await setup();
+    const token = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, t.id, 1);
+    const res = await t.as(t.member).get(`${t.base}/crawl`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      endpointUrl: `${INGEST}/api/ingest/crawl/${t.id}`,
+      token: null,
+      tokenVersion: 1,
+      status: 'not_verified',
+      notes: ['The token is shown to owners and admins only.'],
+    });
+    expect(res.body.snippets).toHaveLength(3);
+    for (const snippet of res.body.snippets) {
+      expect(snippet.code, snippet.id).toContain(res.body.endpointUrl);
+      expect(snippet.code, snippet.id).toContain(PLACEHOLDER);
+      expect(snippet.code, snippet.id).not.toMatch(/vtc_/);
+    }
+    expect(res.text).not.toContain(token);
+  });
+
+  it('[CRAWL-3] rotate answers a new token at once: the old one no longer verifies, the new one does', async () => {
+    const t = await setup();
+    const old = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, t.id, 1);
+    const res = await t.as(t.admin).post(`${t.base}/crawl/rotate`);
+    expect(res.status).toBe(200);
+    expect(res.body.tokenVersion).toBe(2);
+    expect(res.body.token).toEqual(expect.stringMatching(/^vtc_/));
+    expect(res.body.token).not.toBe(old);
+    for (const snippet of res.body.snippets) expect(snippet.code).toContain(res.body.token);
+
+    const { crawlTokenVersion } = await h.db.property.findUniqueOrThrow({ where: { id: t.id } });
+    expect(crawlTokenVersion).toBe(2);
+    expect(verifyCrawlToken(testEnv.CRAWL_TOKEN_SECRET, t.id, crawlTokenVersion, old)).toBe(false);
+    expect(verifyCrawlToken(testEnv.CRAWL_TOKEN_SECRET, t.id, crawlTokenVersion, res.body.token)).toBe(true);
+    // The dialog shows the new token from now on.
+    expect((await t.as(t.owner).get(`${t.base}/crawl`)).body.token).toBe(res.body.token);
+  });
+
+  it('rotate answers 503 NOT_CONFIGURED without the deployment secret; the token is null with a note', async () => {
+    const bare = createConsoleHarness({ connection: { crawlTokenSecret: undefined } });
+    try {
+      const t = await setup(bare);
+      const rotate = await t.as(t.owner).post(`${t.base}/crawl/rotate`);
+      expect(rotate.status).toBe(503);
+      expect(rotate.body.error.code).toBe('NOT_CONFIGURED');
+      expect((await bare.db.property.findUniqueOrThrow({ where: { id: t.id } })).crawlTokenVersion).toBe(1);
+
+      const dialog = await t.as(t.owner).get(`${t.base}/crawl`);
+      expect(dialog.status).toBe(200);
+      expect(dialog.body).toMatchObject({ endpointUrl: `${INGEST}/api/ingest/crawl/${t.id}`, token: null });
+      expect(dialog.body.notes).toEqual([expect.stringContaining('CRAWL_TOKEN_SECRET is not set')]);
+      for (const snippet of dialog.body.snippets) expect(snippet.code).toContain(PLACEHOLDER);
+      // The webhook secret does not depend on the crawl secret.
+      expect((await t.as(t.owner).get(`${t.base}/webhook`)).body.signingSecret).toBe(
+        deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, t.id),
+      );
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('[CRAWL-30] the status follows the log: Not verified, Connected, Rejecting, Nothing arriving', async () => {
+    const t = await setup();
+    const status = async () => (await t.as(t.member).get(`${t.base}/crawl`)).body;
+    expect((await status()).status).toBe('not_verified');
+    // Webhook attempts say nothing about crawl ingest.
+    await logRow(t.id, 'webhook', 200, secondsAgo(90));
+    expect((await status()).status).toBe('not_verified');
+
+    const accepted = secondsAgo(60);
+    await logRow(t.id, 'crawl', 202, accepted);
+    expect(await status()).toMatchObject({
+      status: 'connected',
+      lastAttemptAt: accepted.toISOString(),
+      lastAcceptedAt: accepted.toISOString(),
+    });
+    await logRow(t.id, 'crawl', 401, secondsAgo(30));
+    expect(await status()).toMatchObject({ status: 'rejecting', lastAcceptedAt: accepted.toISOString() });
+
+    await h.db.deliveryLogEntry.updateMany({ where: { propertyId: t.id }, data: { createdAt: hoursAgo(25) } });
+    expect((await status()).status).toBe('nothing_arriving');
+  });
+
+  it('[CRAWL-30] disconnect shows Disconnected with ingestion off; reconnect returns to Not verified', async () => {
+    const t = await setup();
+    await logRow(t.id, 'crawl', 202, secondsAgo(60));
+    expect((await t.as(t.member).get(`${t.base}/crawl`)).body.status).toBe('connected');
+
+    const off = await t.as(t.admin).post(`${t.base}/crawl/disconnect`);
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ status: 'disconnected', ingestionEnabled: false });
+    expect((await h.db.property.findUniqueOrThrow({ where: { id: t.id } })).crawlIngestionEnabled).toBe(false);
+    expect((await t.as(t.member).get(`${t.base}/crawl`)).body).toMatchObject({
+      status: 'disconnected',
+      ingestionEnabled: false,
+    });
+
+    const on = await t.as(t.owner).post(`${t.base}/crawl/reconnect`);
+    expect(on.status).toBe(200);
+    // The accepted batch before the reconnect no longer counts: verification starts over.
+    expect(on.body).toMatchObject({
+      status: 'not_verified',
+      ingestionEnabled: true,
+      verificationRestartedAt: expect.any(String),
+    });
+    expect((await h.db.property.findUniqueOrThrow({ where: { id: t.id } })).crawlIngestionEnabled).toBe(true);
+
+    await logRow(t.id, 'crawl', 202, new Date(Date.parse(on.body.verificationRestartedAt) + 1000));
+    expect((await t.as(t.member).get(`${t.base}/crawl`)).body.status).toBe('connected');
+  });
+});
+
+describe('the delivery logs', () => {
+  it('[CRAWL-28] the crawl log shows the 50 newest of more attempts, newest first, with lines, matches, reason and fix', async () => {
+    const t = await setup();
+    const start = Date.now();
+    const attemptAt = (i: number) => new Date(start - (600 - i) * 1000);
+    // 60 crawl attempts, one a second: odd ones accepted, even ones rejected.
+    await h.db.deliveryLogEntry.createMany({
+      data: Array.from({ length: 60 }, (_, i) => {
+        const accepted = i % 2 === 1;
+        return {
+          propertyId: t.id,
+          channel: 'crawl' as const,
+          createdAt: attemptAt(i),
+          statusCode: accepted ? 202 : 401,
+          outcome: accepted ? `accepted: kept ${i} of ${100 + i} lines` : 'rejected; nothing stored',
+          linesReceived: accepted ? 100 + i : null,
+          linesKept: accepted ? i : null,
+          reason: accepted ? null : 'invalid_token',
+          fix: accepted ? null : 'Use the current token from the setup dialog.',
+          hostNote: i === 59 ? { count: 3, hosts: ['cdn.other.example'] } : undefined,
+        };
+      }),
+    });
+    // A newer webhook attempt is not a crawl attempt.
+    await logRow(t.id, 'webhook', 200, secondsAgo(1));
+
+    const res = await t.as(t.member).get(`${t.base}/crawl/log`);
+    expect(res.status).toBe(200);
+    expect(res.body.propertyId).toBe(t.id);
+    expect(res.body.entries).toHaveLength(50);
+    expect(res.body.entries[0]).toEqual({
+      at: attemptAt(59).toISOString(),
+      statusCode: 202,
+      outcome: 'accepted: kept 59 of 159 lines',
+      linesReceived: 159,
+      linesMatched: 59,
+      reason: null,
+      fix: null,
+      hostNote: { count: 3, hosts: ['cdn.other.example'] },
+    });
+    expect(res.body.entries[1]).toEqual({
+      at: attemptAt(58).toISOString(),
+      statusCode: 401,
+      outcome: 'rejected; nothing stored',
+      linesReceived: null,
+      linesMatched: null,
+      reason: 'invalid_token',
+      fix: 'Use the current token from the setup dialog.',
+      hostNote: null,
+    });
+    // The newest 50 are attempts 59 down to 10, in that order; the 10 oldest are not shown.
+    expect(res.body.entries.map((e: { at: string }) => e.at)).toEqual(
+      Array.from({ length: 50 }, (_, k) => attemptAt(59 - k).toISOString()),
+    );
+    expect(res.body.entries.map((e: { linesMatched: number | null }) => e.linesMatched)).toEqual(
+      Array.from({ length: 50 }, (_, k) => ((59 - k) % 2 === 1 ? 59 - k : null)),
+    );
+  });
+
+  it('[LEAD-15] the webhook log shows the 20 newest of 50, newest first, with a body only where the row kept one', async () => {
+    const t = await setup();
+    const codes = [200, 401, 400];
+    await h.db.deliveryLogEntry.createMany({
+      data: Array.from({ length: 50 }, (_, n) => {
+        const statusCode = codes[n % 3] as number;
+        return {
+          propertyId: t.id,
+          channel: 'webhook' as const,
+          createdAt: secondsAgo(500 - n),
+          statusCode,
+          outcome: statusCode === 200 ? 'stored lead' : 'rejected; nothing stored',
+          reason: statusCode === 200 ? null : statusCode === 401 ? 'invalid_signature' : 'invalid_payload',
+          fix: statusCode === 200 ? null : 'Sign {id}.{timestamp}.{body} with the signing secret.',
+          eventId: `evt_${n}`,
+          // The gateway keeps the body only of attempts whose signature passed.
+          requestBody: statusCode === 401 ? null : JSON.stringify({ contact: `lead ${n}` }),
+        };
+      }),
+    });
+    // A newer crawl attempt is not a webhook attempt.
+    await logRow(t.id, 'crawl', 202, secondsAgo(1));
+
+    const res = await t.as(t.member).get(`${t.base}/webhook/log`);
+    expect(res.status).toBe(200);
+    expect(res.body.propertyId).toBe(t.id);
+    expect(res.body.entries.map((e: { eventId: string }) => e.eventId)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `evt_${49 - i}`),
+    );
+    // 49 % 3 = 1: a 401, then a 200 (48) and a 400 (47).
+    expect(res.body.entries[0]).toEqual({
+      at: expect.any(String),
+      statusCode: 401,
+      outcome: 'rejected; nothing stored',
+      reason: 'invalid_signature',
+      fix: 'Sign {id}.{timestamp}.{body} with the signing secret.',
+      eventId: 'evt_49',
+      requestBody: null,
+    });
+    expect(res.body.entries[1]).toMatchObject({
+      statusCode: 200,
+      outcome: 'stored lead',
+      reason: null,
+      fix: null,
+      requestBody: '{"contact":"lead 48"}',
+    });
+    expect(res.body.entries[2]).toMatchObject({
+      statusCode: 400,
+      reason: 'invalid_payload',
+      requestBody: '{"contact":"lead 47"}',
+    });
+    for (const entry of res.body.entries) {
+      if (entry.statusCode === 401) expect(entry.requestBody, entry.eventId).toBeNull();
+      else expect(entry.requestBody, entry.eventId).toBe(`{"contact":"lead ${entry.eventId.slice(4)}"}`);
+    }
+    // The newest attempt was turned away: Rejecting events.
+    expect((await t.as(t.member).get(`${t.base}/webhook`)).body.status).toBe('rejecting');
+  });
+});
