@@ -3,7 +3,7 @@ import { OperationError } from '@vt/contracts/console';
 import { createPrismaClient } from '@vt/db';
 import { Command, CommanderError } from 'commander';
 import { seedDemo } from '../demo/seed.ts';
-import { importAnswersFile } from './commands/answers.ts';
+import { importAnswersFile, requestCollection } from './commands/answers.ts';
 import { createApiKey, revokeApiKey } from './commands/api-keys.ts';
 import { crawlActivity, crawlLog, crawlStatus } from './commands/crawl-activity.ts';
 import { disconnectCrawl, reconnectCrawl, rotateCrawlToken } from './commands/crawl-connection.ts';
@@ -153,6 +153,10 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
     .action(
       action((ctx, options) => importAnswersFile(ctx, options, io.isTerminal ? (text) => io.stderr(text) : undefined)),
     );
+
+  sub(answers, 'collect', 'ask the answer collector for the questions of a UTC day now (default: today)')
+    .option('--day <day>', 'YYYY-MM-DD')
+    .action(action(requestCollection));
 
   const crawlers = program.command('crawlers').description('the AI crawler catalogue and IP ranges');
   sub(crawlers, 'refresh', "store the operators' published IP ranges (fetched, or read from a directory)")

@@ -2,10 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateApiKey } from '@vt/credentials';
+import { answerScheduleJob, createQueue } from '@vt/queue';
 import { createReadApiHarness } from '@vt/read-api/testing';
-import { testDb, uniqueSlug } from '@vt/test-support';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
+import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runOpsProgram } from '../program.ts';
 import { ops } from '../testing/run-ops.ts';
 
 // `ops answers import`: answers collected elsewhere, judged by the verdict engine, stored with
@@ -181,5 +184,31 @@ describe('ops answers import', () => {
     const { code, json } = await ops('answers', 'import', '--file', join(dir, 'missing.ndjson'));
     expect(code).toBe(1);
     expect(json.error.code).toBe('file_unreadable');
+  });
+
+  it('answers collect asks the collector for a day’s questions, on its schedule queue', async () => {
+    const prefix = isolatedQueuePrefix();
+    let out = '';
+    const code = await runOpsProgram(['answers', 'collect', '--day', yesterday, '--json'], {
+      env: { ...testEnv, QUEUE_PREFIX: prefix },
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: () => {},
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ day: yesterday, requested: true });
+    const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
+    const queue = createQueue(answerScheduleJob, redis, prefix);
+    try {
+      const jobs = await queue.getJobs(['waiting']);
+      expect(jobs.map((j) => [j.name, j.data])).toEqual([['collect-day', { day: yesterday }]]);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+      await closeRedisConnection(redis);
+    }
+    const bad = await ops('answers', 'collect', '--day', 'tomorrow');
+    expect(bad.json.error.code).toBe('invalid_argument');
   });
 });

@@ -1,6 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { importAnswers } from '@vt/answers';
+import { formatUtcDay, utcDay } from '@vt/db';
+import { answerScheduleJob, createQueue, enqueue } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { z } from 'zod';
 import type { OpsContext } from '../context.ts';
 import { parseOptions } from '../inputs.ts';
@@ -32,4 +35,28 @@ export async function importAnswersFile(ctx: OpsContext, options: unknown, progr
   });
   progress?.('\n');
   return result;
+}
+
+const collectInput = z.object({ day: z.iso.date().optional() });
+
+/**
+ * `answers collect [--day D]`: asks the answer collector for the questions of a UTC day now (today
+ * by default), as its daily schedule does. Questions already answered that day are not asked again.
+ */
+export async function requestCollection(ctx: OpsContext, options: unknown) {
+  const { day } = parseOptions(collectInput, options);
+  const redis = createProducerConnection({ redisUrl: ctx.config.REDIS_URL, onError: () => {} });
+  const queue = createQueue(answerScheduleJob, redis, ctx.config.QUEUE_PREFIX);
+  try {
+    const date = day ?? formatUtcDay(utcDay(new Date()));
+    await enqueue(queue, answerScheduleJob, { day: date }, `collect-day-${date}-${Date.now()}`);
+    return {
+      day: date,
+      requested: true,
+      note: 'The answer collector asks every question of the day not answered yet.',
+    };
+  } finally {
+    await queue.close();
+    await closeRedisConnection(redis);
+  }
 }
