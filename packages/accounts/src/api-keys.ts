@@ -81,7 +81,7 @@ export async function listApiKeys(db: PrismaClient, teamId: string) {
 }
 
 /** Revokes a key of the team (a key of another team is not found); revoking twice changes nothing. */
-export async function revokeApiKey(db: PrismaClient, input: { teamId?: string; keyId: string }) {
+export async function revokeApiKey(db: PrismaClient, input: { teamId?: string; keyId: string; now?: Date }) {
   const key = await db.apiKey.findFirst({
     where: { id: input.keyId, ...(input.teamId ? { teamId: input.teamId } : {}) },
     include: keyInclude,
@@ -89,6 +89,10 @@ export async function revokeApiKey(db: PrismaClient, input: { teamId?: string; k
   if (!key) throw notFound('API key');
   if (key.revokedAt) return keyView(key);
   return keyView(
-    await db.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() }, include: keyInclude }),
+    await db.apiKey.update({
+      where: { id: key.id },
+      data: { revokedAt: input.now ?? new Date() },
+      include: keyInclude,
+    }),
   );
 }

@@ -1,6 +1,6 @@
 export { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
 export { type CurrentTeam, resolveCurrentTeam } from './current-team.ts';
-export { addMember, changeRole, leaveTeam, listMembers, type Member, removeMember } from './members.ts';
+export { type Actor, addMember, changeRole, leaveTeam, listMembers, type Member, removeMember } from './members.ts';
 export { hashPassword, verifyPassword } from './passwords.ts';
 export { assertCanManage, canManageTeam } from './roles.ts';
 export {

@@ -44,6 +44,19 @@ async function withTeamLocked<T>(db: PrismaClient, teamId: string, change: (tx: 
   });
 }
 
+/**
+ * Who is acting, as of now: the role read again under the team's lock when the actor is a person
+ * (an owner demoted while their request waited acts as what they are now), or the operator's.
+ */
+export type Actor = { userId: string; role: TeamRole } | { operator: true; role: TeamRole };
+
+async function currentRole(tx: Tx, teamId: string, actor: Actor): Promise<TeamRole> {
+  if ('operator' in actor) return actor.role;
+  const membership = await tx.membership.findUnique({ where: { teamId_userId: { teamId, userId: actor.userId } } });
+  if (!membership) throw new OperationError('NOT_FOUND', 'No team with that id.');
+  return membership.role;
+}
+
 const ownerCount = (tx: Tx, teamId: string) => tx.membership.count({ where: { teamId, role: 'owner' } });
 
 async function membershipOrNotFound(tx: Tx, teamId: string, userId: string) {
@@ -58,10 +71,11 @@ async function membershipOrNotFound(tx: Tx, teamId: string, userId: string) {
 /** Adds a person who has an account, with a role the actor may grant. */
 export async function addMember(
   db: PrismaClient,
-  input: { teamId: string; actorRole: TeamRole; email: string; role: TeamRole },
+  input: { teamId: string; actor: Actor; email: string; role: TeamRole },
 ): Promise<Member> {
-  assertRoleChange(input.actorRole, null, input.role);
+  assertRoleChange(input.actor.role, null, input.role);
   return withTeamLocked(db, input.teamId, async (tx) => {
+    assertRoleChange(await currentRole(tx, input.teamId, input.actor), null, input.role);
     const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });
     if (!user) {
       throw new OperationError(
@@ -86,11 +100,12 @@ export async function addMember(
 /** Changes a member's role (TEAM-4). */
 export async function changeRole(
   db: PrismaClient,
-  input: { teamId: string; actorRole: TeamRole; userId: string; role: TeamRole },
+  input: { teamId: string; actor: Actor; userId: string; role: TeamRole },
 ): Promise<Member> {
   return withTeamLocked(db, input.teamId, async (tx) => {
+    const actorRole = await currentRole(tx, input.teamId, input.actor);
     const membership = await membershipOrNotFound(tx, input.teamId, input.userId);
-    assertRoleChange(input.actorRole, membership.role, input.role);
+    assertRoleChange(actorRole, membership.role, input.role);
     assertOwnerRemains(await ownerCount(tx, input.teamId), membership.role, input.role);
     if (membership.role === input.role) return memberView(membership);
     return memberView(
@@ -102,11 +117,12 @@ export async function changeRole(
 /** Removes a member; their sessions stop acting on the team. */
 export async function removeMember(
   db: PrismaClient,
-  input: { teamId: string; actorRole: TeamRole; userId: string },
+  input: { teamId: string; actor: Actor; userId: string },
 ): Promise<void> {
   await withTeamLocked(db, input.teamId, async (tx) => {
+    const actorRole = await currentRole(tx, input.teamId, input.actor);
     const membership = await membershipOrNotFound(tx, input.teamId, input.userId);
-    assertRoleChange(input.actorRole, membership.role, null);
+    assertRoleChange(actorRole, membership.role, null);
     assertOwnerRemains(await ownerCount(tx, input.teamId), membership.role, null);
     await leave(tx, input.teamId, input.userId);
   });

@@ -73,7 +73,7 @@ export async function crawlSetup(
   db: PrismaClient,
   settings: ConnectionSettings,
   property: Property,
-  options: { showSecrets: boolean },
+  options: { showSecrets: boolean; now?: Date },
 ) {
   const { endpointUrl, token } = crawlCredentials(settings, property);
   const shownToken = options.showSecrets ? token : null;
@@ -82,7 +82,7 @@ export async function crawlSetup(
     endpointUrl,
     token: shownToken,
     tokenVersion: property.crawlTokenVersion,
-    ...(await crawlConnection(db, property)),
+    ...(await crawlConnection(db, property, options.now)),
     snippets: crawlSnippets({ endpointUrl, token: shownToken, domain: property.domain }),
     notes: [
       ...(settings.crawlTokenSecret ? [] : [CRAWL_NOT_CONFIGURED]),

@@ -89,16 +89,24 @@ export function propertyHandlers({ db, connection, now, requestRejudge }: Handle
     },
 
     getCrawlSetup: async ({ team, params }) =>
-      crawlSetup(db, connection, await property(team.teamId, params), { showSecrets: canManageTeam(team.role) }),
+      crawlSetup(db, connection, await property(team.teamId, params), {
+        showSecrets: canManageTeam(team.role),
+        now: now(),
+      }),
     rotateCrawlToken: async ({ team, params }) =>
       crawlSetup(db, connection, await rotateCrawlToken(db, connection, await property(team.teamId, params)), {
         showSecrets: true,
+        now: now(),
       }),
     disconnectCrawl: async ({ team, params }) =>
-      crawlSetup(db, connection, await disconnectCrawl(db, await property(team.teamId, params)), { showSecrets: true }),
+      crawlSetup(db, connection, await disconnectCrawl(db, await property(team.teamId, params)), {
+        showSecrets: true,
+        now: now(),
+      }),
     reconnectCrawl: async ({ team, params }) =>
       crawlSetup(db, connection, await reconnectCrawl(db, await property(team.teamId, params), now()), {
         showSecrets: true,
+        now: now(),
       }),
     getCrawlLog: async ({ team, params }) => crawlLog(db, (await property(team.teamId, params)).id),
     getWebhookSetup: async ({ team, params }) =>

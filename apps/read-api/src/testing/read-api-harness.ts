@@ -13,7 +13,7 @@ import type { ReadRoute } from '../v1-router.ts';
 export interface ReadApiHarnessOptions {
   /** Requests per minute per key; tests that are not about the limit leave it high. */
   rateLimitPerMinute?: number;
-  /** How long a looked-up key is trusted; 0 re-reads Postgres on every request. */
+  /** How long a looked-up key is trusted, in ms (1 by default; 0 would mean forever, as in lru-cache). */
   cacheTtlMs?: number;
   /** Routes beyond the catalogue's, e.g. a deprecated one that exists only in a test. */
   extraRoutes?: ReadRoute[];

@@ -29,6 +29,9 @@ export async function createTeam({ db }: OpsContext, options: unknown) {
   return { team: { id: team.id, name: team.name, slug: team.slug }, owner };
 }
 
+/** The operator acts with an owner's rights. */
+const OPERATOR = { operator: true, role: 'owner' } as const;
+
 const addMemberInput = z.object({ team: slugSchema, email: emailSchema, role: roleSchema });
 
 /**
@@ -40,11 +43,11 @@ export async function addTeamMember({ db }: OpsContext, options: unknown) {
   const team = await findTeamBySlug({ db }, input.team);
   let member: Awaited<ReturnType<typeof addMember>>;
   try {
-    member = await addMember(db, { teamId: team.id, actorRole: 'owner', email: input.email, role: input.role });
+    member = await addMember(db, { teamId: team.id, actor: OPERATOR, email: input.email, role: input.role });
   } catch (err) {
     if (!(err instanceof OperationError && err.code === 'ALREADY_MEMBER')) throw err;
     const user = await db.user.findUniqueOrThrow({ where: { email: input.email } });
-    member = await changeRole(db, { teamId: team.id, actorRole: 'owner', userId: user.id, role: input.role });
+    member = await changeRole(db, { teamId: team.id, actor: OPERATOR, userId: user.id, role: input.role });
   }
   return {
     team: { id: team.id, slug: team.slug },
