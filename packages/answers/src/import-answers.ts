@@ -6,7 +6,7 @@ import { type JudgingTerms, judgingTermsOf } from './judging-terms.ts';
 import { type JudgedAnswer, storeJudgedAnswers } from './store-answers.ts';
 
 /** One line of an answers file: an answer collected elsewhere, for one property, prompt, platform and UTC day. */
-export const importedAnswerSchema = z.strictObject({
+const importedAnswerSchema = z.strictObject({
   propertyId: z.uuid(),
   prompt: z.string().trim().min(1).max(2000),
   model: z.enum(AI_PLATFORM_IDS),

@@ -1,5 +1,5 @@
 /** Longest excerpt, in characters (code points): the column is VARCHAR(300). */
-export const EXCERPT_MAX = 300;
+const EXCERPT_MAX = 300;
 /** How much of the excerpt comes before the mention, at most. */
 const LEAD = 80;
 const ELLIPSIS = '…';

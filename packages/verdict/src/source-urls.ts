@@ -17,7 +17,7 @@ const TRACKING_PARAMETERS = [
  * A cited URL as stored: http(s) only, scheme and host lower-cased, default port, fragment and
  * tracking parameters dropped; path, other parameters and `www.` kept. Null for anything else.
  */
-export function normalizeSourceUrl(raw: string): string | null {
+function normalizeSourceUrl(raw: string): string | null {
   const text = raw.trim();
   if (!/^(?:https?:\/\/|www\.)/i.test(text)) return null;
   try {
