@@ -47,6 +47,8 @@ RUN --mount=type=cache,id=vt-pnpm-store,target=/pnpm-store \
     pnpm install --frozen-lockfile --store-dir /pnpm-store
 
 COPY . .
+# The console's web UI, built into apps/console/web/dist, which the console serves at `/`.
+RUN pnpm --filter @vt/console build:web
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production
@@ -58,5 +60,5 @@ WORKDIR /app
 # read by the `node` user; tsx keeps its cache in /tmp.
 COPY --from=install /app /app
 USER node
-EXPOSE 3000 3001 9101 9102
+EXPOSE 3000 3001 3002 9101 9102 9103
 CMD ["node_modules/.bin/tsx", "apps/read-api/src/main.ts"]

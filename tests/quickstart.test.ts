@@ -71,6 +71,12 @@ describe('pnpm start', () => {
       expect(properties.status).toBe(200);
       expect(((await properties.json()) as { properties: unknown[] }).properties.length).toBeGreaterThan(0);
       expect((await fetch(`${consoleUrl}/api/docs`)).status).toBe(200);
+      // The web UI was built on the way up and is served at / (and at any route it has).
+      for (const path of ['/', '/sign-in']) {
+        const page = await fetch(`${consoleUrl}${path}`);
+        expect(page.status, path).toBe(200);
+        expect(await page.text(), path).toContain('<div id="root"></div>');
+      }
 
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();

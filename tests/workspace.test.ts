@@ -33,7 +33,7 @@ function sourceFiles(dir: string): string[] {
     const path = join(dir, entry);
     if (entry === 'node_modules' || entry === 'generated') return [];
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.(ts|mjs)$/.test(entry) && !entry.endsWith('.d.ts') ? [path] : [];
+    return /\.(ts|tsx|mjs)$/.test(entry) && !entry.endsWith('.d.ts') ? [path] : [];
   });
 }
 

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { buildConsoleOpenApiDocument } from '@vt/contracts/console';
 import type { Logger } from '@vt/logger';
 import { apiReferenceRouter, healthRouter, type ReadinessCheck } from '@vt/service-runtime';
@@ -14,6 +15,22 @@ export interface ConsoleAppDeps extends ConsoleRouterDeps {
   isClosing: () => boolean;
   /** Express 'trust proxy' (from CONSOLE_TRUST_PROXY). */
   trustProxy: string;
+  /** The built web UI (web/dist), served at `/`; without it only the API is served. */
+  webRoot?: string;
+}
+
+/**
+ * The single-page web UI: its hashed assets cached for a year, every other GET outside /api
+ * answered with index.html, so a bookmarked or reloaded route (/t/{team}/p/{property}/crawl)
+ * opens where it was.
+ */
+function webUi(root: string) {
+  const router = express.Router();
+  router.use('/assets', express.static(join(root, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
+  router.get(/^\/(?!api\/|api$|healthz$|readyz$|metrics$).*/, (_req, res) => {
+    res.set('Cache-Control', 'no-cache').sendFile(join(root, 'index.html'));
+  });
+  return router;
 }
 
 /** Express reads `false`, `true`, a hop count, or addresses/names such as `loopback`. */
@@ -47,6 +64,7 @@ export function buildConsoleApp(deps: ConsoleAppDeps): Express {
   });
   app.use('/api', express.json({ limit: CONSOLE_MAX_BODY }));
   app.use(createConsoleRouter(deps));
+  if (deps.webRoot) app.use(webUi(deps.webRoot));
 
   app.use((req, res) => sendConsoleError(res, 'NOT_FOUND', `No endpoint at ${req.path}.`));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {

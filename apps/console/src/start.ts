@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ConsoleConfig } from '@vt/config';
 import type { Logger } from '@vt/logger';
 import { createQueue, enqueue, type Queue, rejudgePropertyJob } from '@vt/queue';
@@ -6,6 +9,9 @@ import { startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import { consoleHandlers } from './handlers/index.ts';
+
+/** Where `pnpm --filter @vt/console build:web` puts the web UI. */
+export const WEB_ROOT = fileURLToPath(new URL('../web/dist/', import.meta.url));
 
 /**
  * One re-judging job per change, under an id of its own: a job reads the terms when it runs, so a
@@ -54,6 +60,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
           now,
           publicOrigin: new URL(config.CONSOLE_PUBLIC_URL).origin,
           trustProxy: config.CONSOLE_TRUST_PROXY,
+          webRoot: existsSync(join(WEB_ROOT, 'index.html')) ? WEB_ROOT : undefined,
         }),
       };
     },

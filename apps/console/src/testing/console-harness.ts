@@ -6,7 +6,7 @@ import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
 import request from 'supertest';
-import { buildConsoleApp } from '../app.ts';
+import { buildConsoleApp, type ConsoleAppDeps } from '../app.ts';
 import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.ts';
 import { consoleHandlers } from '../handlers/index.ts';
 import { requestRejudge } from '../start.ts';
@@ -49,7 +49,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
   const rejudgeQueue = createQueue(rejudgePropertyJob, redis, prefix);
   let now = options.now;
   const clock = () => now ?? new Date();
-  const app = buildConsoleApp({
+  const appDeps: ConsoleAppDeps = {
     db,
     logger: createLogger({ name: 'console', level: 'silent' }),
     registry: createMetricsRegistry('console'),
@@ -78,7 +78,8 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
         ...options.signInLimits,
       }),
     }),
-  });
+  };
+  const app = buildConsoleApp(appDeps);
 
   /** A client acting with a session token as `Authorization: Bearer`. */
   function as(token: string, teamId?: string) {
@@ -127,6 +128,8 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
 
   return {
     app,
+    /** What the app was built with: another app over the same deps (the web UI test adds the UI). */
+    appDeps,
     db,
     redis,
     prefix,

@@ -22,7 +22,7 @@ export function printBanner({ config, demoKey, demoLogin, demoProperty }: Banner
     '',
     'AI visibility tracking is running.',
     `  read API        ${api}   (reference: ${api}/docs, OpenAPI: ${api}/openapi.json)`,
-    `  console API     ${consoleUrl}/api   (reference: ${consoleUrl}/api/docs, OpenAPI: ${consoleUrl}/api/openapi.json)`,
+    `  console         ${consoleUrl}   (the web UI; its API under /api, reference: ${consoleUrl}/api/docs)`,
     `  ingest gateway  ${ingest}`,
     `  crawl worker    http://localhost:${config.CRAWL_WORKER_METRICS_PORT}/metrics`,
     `  lead worker     http://localhost:${config.LEAD_WORKER_METRICS_PORT}/metrics`,

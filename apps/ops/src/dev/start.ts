@@ -1,6 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { ConfigError, type DevStartConfig, devStartConfigSchema, parseConfig } from '@vt/config';
@@ -35,6 +37,7 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
   }
   await checkDependencies(config);
 
+  buildWebUiIfMissing();
   const migration = await migrateDatabase(config.DATABASE_URL);
   const db = createPrismaClient({ ...config, DATABASE_POOL_MAX: 2 }, 'ops');
   const ctx = { db, config };
@@ -104,6 +107,21 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
   } finally {
     await db.$disconnect();
   }
+}
+
+/** The console's web UI is built once (vite, a few seconds); later starts serve the same build. */
+function buildWebUiIfMissing() {
+  if (existsSync(`${ROOT}apps/console/web/dist/index.html`)) return;
+  log('building the console web UI (once)');
+  const vite = join(
+    dirname(createRequire(`${ROOT}apps/console/package.json`).resolve('vite/package.json')),
+    'bin/vite.js',
+  );
+  const built = spawnSync(process.execPath, [vite, 'build', '--config', 'apps/console/web/vite.config.ts'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) exitWith('The console web UI did not build; see above.');
 }
 
 function log(message: string) {

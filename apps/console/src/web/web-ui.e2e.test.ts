@@ -1,0 +1,138 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { deriveCrawlToken } from '@vt/credentials';
+import { createMetricsRegistry } from '@vt/service-runtime';
+import { testEnv } from '@vt/test-support';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsoleApp } from '../app.ts';
+import { createConsoleHarness } from '../testing/index.ts';
+
+// The web UI in headless Chromium (Debian's, driven by playwright-core), over the real console
+// app, Postgres and Redis: a new person signs up, creates a team with the live slug check, adds a
+// paid property and opens its crawl setup; a member of the same team sees no token. Screenshots
+// of the views land in apps/console/test-screenshots/.
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = fileURLToPath(new URL('../../test-screenshots/', import.meta.url));
+const outDir = mkdtempSync(join(tmpdir(), 'vt-web-'));
+const h = createConsoleHarness();
+let server: Server;
+let base = '';
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`The browser tests need Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`);
+  }
+  await build({
+    configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)),
+    build: { outDir, emptyOutDir: true },
+    logLevel: 'error',
+  });
+  // The harness's app serves the API; this one, over the same database, also serves the built UI.
+  const app = buildConsoleApp({ ...h.appDeps, registry: createMetricsRegistry('console'), webRoot: outDir });
+  server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  await h.close();
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+describe('the console web UI', () => {
+  it('takes a new person from sign-up to a team, a paid property and its crawl setup with the token', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${base}/`);
+    await page.waitForURL(`${base}/sign-in`);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    const email = `ui-${Date.now()}@example.test`;
+    await page.getByLabel('Name').fill('Ada');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await shot(page, 'sign-up');
+    await page.getByRole('button', { name: 'Create account' }).click();
+
+    await page.waitForURL(`${base}/teams/new`);
+    const slug = `ui-${Date.now().toString(36)}`;
+    await page.getByLabel('Name', { exact: true }).fill('UI Team');
+    await page.getByLabel('URL name (slug)').fill('api');
+    await expect.poll(() => page.getByText('This slug is reserved.').count()).toBe(1);
+    await page.getByLabel('URL name (slug)').fill(slug);
+    await page.getByText(`${slug} is available`).waitFor();
+    await page.getByRole('button', { name: 'Create team' }).click();
+
+    await page.waitForURL(/\/t\/[0-9a-f-]{36}$/);
+    await page.getByText('No property yet.').waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Shop');
+    await page.getByLabel('Domain').fill('https://www.shop.example/');
+    await page.getByLabel('Plan').selectOption('growth');
+    await page.getByRole('button', { name: 'Add property' }).click();
+    await page.getByRole('cell', { name: 'shop.example' }).waitFor();
+    await shot(page, 'properties');
+
+    await page.getByRole('link', { name: 'Crawl setup' }).click();
+    await page.getByTestId('crawl-token').waitFor();
+    const property = await h.db.property.findFirstOrThrow({ where: { team: { slug } } });
+    expect(await page.getByTestId('endpoint-url').textContent()).toBe(
+      `https://ingest.example.test/api/ingest/crawl/${property.id}`,
+    );
+    expect(await page.getByTestId('crawl-token').textContent()).toBe(
+      deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, property.id, 1),
+    );
+    expect(await page.getByTestId('crawl-status').textContent()).toBe('not verified');
+    await shot(page, 'crawl-setup');
+
+    // The route holds the team and the property: a reload opens the same view.
+    await page.reload();
+    await page.getByTestId('crawl-token').waitFor();
+    await page.close();
+  });
+
+  it('shows a member the crawl setup without the token, and no controls that change anything', async () => {
+    const owner = await h.signUp('ui-owner');
+    const member = await h.signUp('ui-member');
+    const { teamId } = await h.teamOf(owner, [{ person: member, role: 'member' }]);
+    const property = (
+      await h.as(owner.token, teamId).post('/api/properties', { name: 'Shop', domain: 'shop.example', plan: 'growth' })
+    ).body.property;
+
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Password').fill(member.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/t/${teamId}`);
+    expect(await page.getByRole('button', { name: 'Add property' }).count()).toBe(0);
+
+    await page.goto(`${base}/t/${teamId}/p/${property.id}/crawl`);
+    await page.getByTestId('crawl-token-hidden').waitFor();
+    expect(await page.getByTestId('crawl-token').count()).toBe(0);
+    expect(await page.content()).not.toContain(deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, property.id, 1));
+    expect(await page.getByRole('button', { name: 'Rotate token' }).count()).toBe(0);
+    await shot(page, 'crawl-setup-member-phone');
+    await page.close();
+  });
+});

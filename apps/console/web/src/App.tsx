@@ -1,0 +1,21 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { CrawlSetupPage } from './pages/CrawlSetupPage.tsx';
+import { HomePage } from './pages/HomePage.tsx';
+import { NewTeamPage } from './pages/NewTeamPage.tsx';
+import { SignInPage } from './pages/SignInPage.tsx';
+import { TeamPage } from './pages/TeamPage.tsx';
+
+/** Routes hold the team and property, so every view can be bookmarked and reloaded. */
+export function App() {
+  return (
+    <Routes>
+      <Route path="/" element={<HomePage />} />
+      <Route path="/sign-in" element={<SignInPage mode="sign-in" />} />
+      <Route path="/sign-up" element={<SignInPage mode="sign-up" />} />
+      <Route path="/teams/new" element={<NewTeamPage />} />
+      <Route path="/t/:teamId" element={<TeamPage />} />
+      <Route path="/t/:teamId/p/:propertyId/crawl" element={<CrawlSetupPage />} />
+      <Route path="*" element={<Navigate to="/" replace />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,39 @@
+import { useNavigate } from 'react-router';
+import { api, type Me } from '../api.ts';
+
+/** The team switcher and sign-out, on every signed-in page. */
+export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
+  const navigate = useNavigate();
+  async function signOut() {
+    await api('/api/auth/sign-out', { method: 'POST' }).catch(() => undefined);
+    navigate('/sign-in');
+  }
+  return (
+    <header>
+      <strong>AI Visibility</strong>
+      {me && (
+        <label>
+          Team{' '}
+          <select
+            value={teamId}
+            onChange={async (e) => {
+              await api('/api/session/team', { method: 'PUT', body: { teamId: e.target.value } });
+              navigate(`/t/${e.target.value}`);
+            }}
+          >
+            {me.teams.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name} ({t.role})
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <span className="spacer" />
+      {me && <span>{me.user.email}</span>}
+      <button type="button" onClick={signOut}>
+        Sign out
+      </button>
+    </header>
+  );
+}

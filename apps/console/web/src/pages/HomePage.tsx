@@ -1,0 +1,20 @@
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiError, api, type Me } from '../api.ts';
+
+/** `/`: the person's current team, else creating one; signing in first when there is no session. */
+export function HomePage() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    api<Me>('/api/me').then(
+      (me) => {
+        const teamId = me.currentTeamId ?? me.teams[0]?.id;
+        navigate(teamId ? `/t/${teamId}` : '/teams/new', { replace: true });
+      },
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 401) navigate('/sign-in', { replace: true });
+      },
+    );
+  }, [navigate]);
+  return <p className="loading">Loading…</p>;
+}
