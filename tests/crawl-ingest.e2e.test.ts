@@ -112,7 +112,10 @@ describe('crawl ingest end to end', () => {
     const paths = await db.crawledPage.findMany({ where: { propertyId }, select: { path: true } });
     expect(paths.some((p) => p.path.includes('?'))).toBe(false);
 
-    const rows = await db.deliveryLogEntry.findMany({ where: { propertyId, channel: 'crawl' } });
+    // The gateway's delivery-log writer batches its rows too: wait for the three attempts.
+    const crawlRows = () => db.deliveryLogEntry.findMany({ where: { propertyId, channel: 'crawl' } });
+    while ((await crawlRows()).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const rows = await crawlRows();
     expect(rows.map((r) => r.statusCode)).toEqual([202, 202, 202]);
     const hostNoteTotal = rows.reduce((n, r) => n + ((r.hostNote as { count: number } | null)?.count ?? 0), 0);
     expect(hostNoteTotal).toBe(log.truth.hostNotMatched);

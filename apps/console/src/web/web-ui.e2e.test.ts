@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deriveCrawlToken } from '@vt/credentials';
+import { createReadApiHarness } from '@vt/read-api/testing';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { testEnv } from '@vt/test-support';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import request from 'supertest';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsoleApp } from '../app.ts';
@@ -21,6 +23,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = fileURLToPath(new URL('../../test-screenshots/', import.meta.url));
 const outDir = mkdtempSync(join(tmpdir(), 'vt-web-'));
 const h = createConsoleHarness();
+// The read API the created keys are tried against (keys trusted 1 ms, so a revocation shows at once).
+const readApi = createReadApiHarness({ cacheTtlMs: 1 });
 let server: Server;
 let base = '';
 let browser: Browser;
@@ -57,6 +61,7 @@ afterAll(async () => {
   await browser?.close();
   await new Promise((resolve) => server?.close(resolve));
   await h.close();
+  await readApi.close();
   rmSync(outDir, { recursive: true, force: true });
 });
 
@@ -133,6 +138,42 @@ describe('the console web UI', () => {
     expect(await page.content()).not.toContain(deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, property.id, 1));
     expect(await page.getByRole('button', { name: 'Rotate token' }).count()).toBe(0);
     await shot(page, 'crawl-setup-member-phone');
+    await page.close();
+  });
+
+  it('creates a read API key shown once, which reads /v1 until it is revoked in the UI', async () => {
+    const owner = await h.signUp('ui-keys');
+    const { teamId } = await h.teamOf(owner);
+    await h.as(owner.token, teamId).post('/api/properties', { name: 'Paid', domain: 'paid.example', plan: 'growth' });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/t/${teamId}`);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByText('No key yet.').waitFor();
+    await page.getByLabel('Key name').fill('Reporting');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('new-key-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^vt_live_/);
+    expect(await page.getByText('You will not see this key again').count()).toBe(1);
+    await shot(page, 'api-key-created');
+
+    const read = () => request(readApi.app).get('/v1/properties').set('Authorization', `Bearer ${secret}`);
+    expect((await read()).status).toBe(200);
+    // Once dismissed, or after a reload, the key is nowhere on the page: only its prefix.
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.reload();
+    await page.getByTestId('keys').waitFor();
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.getByTestId('keys').textContent()).toContain(secret.slice(0, 14));
+
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('cell', { name: 'Revoked' }).waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await read()).status).toBe(401);
     await page.close();
   });
 });

@@ -1,6 +1,7 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { CrawlSetupPage } from './pages/CrawlSetupPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
+import { KeysPage } from './pages/KeysPage.tsx';
 import { NewTeamPage } from './pages/NewTeamPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { TeamPage } from './pages/TeamPage.tsx';
@@ -14,6 +15,7 @@ export function App() {
       <Route path="/sign-up" element={<SignInPage mode="sign-up" />} />
       <Route path="/teams/new" element={<NewTeamPage />} />
       <Route path="/t/:teamId" element={<TeamPage />} />
+      <Route path="/t/:teamId/keys" element={<KeysPage />} />
       <Route path="/t/:teamId/p/:propertyId/crawl" element={<CrawlSetupPage />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>

@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { api, type Me } from '../api.ts';
 
 /** The team switcher and sign-out, on every signed-in page. */
@@ -29,6 +29,8 @@ export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
           </select>
         </label>
       )}
+      {me && <Link to={`/t/${teamId}`}>Properties</Link>}
+      {me && <Link to={`/t/${teamId}/keys`}>API keys</Link>}
       <span className="spacer" />
       {me && <span>{me.user.email}</span>}
       <button type="button" onClick={signOut}>

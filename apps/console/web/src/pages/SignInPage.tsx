@@ -23,7 +23,11 @@ export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       });
       navigate('/');
     } catch (err) {
-      setError(err instanceof ApiError ? [err.message, ...err.details.map((d) => `${d.path}: ${d.message}`)].join(' ') : String(err));
+      setError(
+        err instanceof ApiError
+          ? [err.message, ...err.details.map((d) => `${d.path}: ${d.message}`)].join(' ')
+          : String(err),
+      );
     } finally {
       setBusy(false);
     }

@@ -45,7 +45,11 @@ export function TeamPage() {
       form.reset();
       await load();
     } catch (err) {
-      setError(err instanceof ApiError ? [err.message, ...err.details.map((d) => `${d.path}: ${d.message}`)].join(' ') : String(err));
+      setError(
+        err instanceof ApiError
+          ? [err.message, ...err.details.map((d) => `${d.path}: ${d.message}`)].join(' ')
+          : String(err),
+      );
     }
   }
 
@@ -62,7 +66,9 @@ export function TeamPage() {
         {properties === null ? (
           <p className="loading">Loading…</p>
         ) : properties.length === 0 ? (
-          <p className="empty">No property yet. {canManage ? 'Add your site below to connect it.' : 'An owner or admin adds them.'}</p>
+          <p className="empty">
+            No property yet. {canManage ? 'Add your site below to connect it.' : 'An owner or admin adds them.'}
+          </p>
         ) : (
           <table>
             <thead>
