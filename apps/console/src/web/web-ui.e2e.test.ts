@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deriveCrawlToken } from '@vt/credentials';
+import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import { createReadApiHarness } from '@vt/read-api/testing';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { testEnv } from '@vt/test-support';
@@ -175,5 +175,70 @@ describe('the console web UI', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await read()).status).toBe(401);
     await page.close();
+  });
+
+  it('[TEAM-5] shows the webhook URL, secret and signing examples to an owner, the secret to no member, and the attempts', async () => {
+    const owner = await h.signUp('ui-hook-owner');
+    const member = await h.signUp('ui-hook-member');
+    const { teamId } = await h.teamOf(owner, [{ person: member, role: 'member' }]);
+    const id = (
+      await h.as(owner.token, teamId).post('/api/properties', { name: 'Shop', domain: 'shop.example', plan: 'growth' })
+    ).body.property.id as string;
+    const secret = deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, id);
+    const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    await h.db.deliveryLogEntry.createMany({
+      data: [
+        {
+          propertyId: id,
+          channel: 'webhook',
+          statusCode: 401,
+          outcome: 'rejected',
+          reason: 'invalid_signature',
+          fix: 'Sign with the current secret.',
+          createdAt: minutesAgo(2),
+        },
+        {
+          propertyId: id,
+          channel: 'webhook',
+          statusCode: 200,
+          outcome: 'stored lead',
+          eventId: 'evt-1',
+          requestBody: '{"contact":"ada@example.com"}',
+          createdAt: minutesAgo(1),
+        },
+      ],
+    });
+
+    const signIn = async (person: { email: string; password: string }) => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${base}/sign-in`);
+      await page.getByLabel('Email').fill(person.email);
+      await page.getByLabel('Password').fill(person.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(`${base}/t/${teamId}`);
+      await page.getByRole('link', { name: 'Lead webhook' }).click();
+      await page.getByTestId('webhook-status').waitFor();
+      return page;
+    };
+
+    const asOwner = await signIn(owner);
+    expect(await asOwner.getByTestId('webhook-url').textContent()).toBe(
+      `https://ingest.example.test/api/webhooks/leads/${id}`,
+    );
+    expect(await asOwner.getByTestId('signing-secret').textContent()).toBe(secret);
+    expect(await asOwner.getByTestId('webhook-status').textContent()).toBe('verified');
+    await asOwner.getByText('Node.js 20+').click();
+    expect(await asOwner.locator('pre', { hasText: 'createHmac' }).textContent()).toContain(secret);
+    const log = (await asOwner.getByTestId('webhook-log').textContent()) ?? '';
+    expect(log).toContain('invalid_signature: Sign with the current secret.');
+    expect(log).toContain('{"contact":"ada@example.com"}');
+    await shot(asOwner, 'webhook-setup');
+    await asOwner.close();
+
+    const asMember = await signIn(member);
+    await asMember.getByTestId('signing-secret-hidden').waitFor();
+    expect(await asMember.content()).not.toContain(secret);
+    expect(await asMember.getByText('Signing a lead').count()).toBe(0);
+    await asMember.close();
   });
 });

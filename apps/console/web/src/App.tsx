@@ -5,6 +5,7 @@ import { KeysPage } from './pages/KeysPage.tsx';
 import { NewTeamPage } from './pages/NewTeamPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { TeamPage } from './pages/TeamPage.tsx';
+import { WebhookSetupPage } from './pages/WebhookSetupPage.tsx';
 
 /** Routes hold the team and property, so every view can be bookmarked and reloaded. */
 export function App() {
@@ -17,6 +18,7 @@ export function App() {
       <Route path="/t/:teamId" element={<TeamPage />} />
       <Route path="/t/:teamId/keys" element={<KeysPage />} />
       <Route path="/t/:teamId/p/:propertyId/crawl" element={<CrawlSetupPage />} />
+      <Route path="/t/:teamId/p/:propertyId/webhook" element={<WebhookSetupPage />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>
   );

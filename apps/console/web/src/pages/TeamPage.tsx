@@ -86,7 +86,8 @@ export function TeamPage() {
                   <td>{p.domain}</td>
                   <td>{p.plan}</td>
                   <td>
-                    <Link to={`/t/${teamId}/p/${p.id}/crawl`}>Crawl setup</Link>
+                    <Link to={`/t/${teamId}/p/${p.id}/crawl`}>Crawl setup</Link>{' '}
+                    <Link to={`/t/${teamId}/p/${p.id}/webhook`}>Lead webhook</Link>
                   </td>
                 </tr>
               ))}

@@ -1,0 +1,170 @@
+import { useEffect, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ApiError, api, type Me } from '../api.ts';
+import { Header } from './Header.tsx';
+
+interface WebhookSetup {
+  url: string;
+  signingSecret: string | null;
+  status: 'not_verified' | 'rejecting' | 'verified';
+  notes: string[];
+}
+
+interface WebhookLog {
+  entries: {
+    at: string;
+    statusCode: number;
+    outcome: string;
+    reason: string | null;
+    fix: string | null;
+    eventId: string | null;
+    requestBody: string | null;
+  }[];
+}
+
+const STATUS_MEANING: Record<WebhookSetup['status'], string> = {
+  not_verified: 'Not verified: nothing has arrived yet.',
+  rejecting: 'Rejecting events: every attempt was rejected; see the reason and fix below.',
+  verified: 'Verified: the most recent lead was accepted and stored.',
+};
+
+/** How to sign a lead, in Node and in a shell: HMAC-SHA256 of `{id}.{timestamp}.{body}`. */
+function signingExamples(url: string, secret: string) {
+  return [
+    {
+      label: 'Node.js 20+',
+      code: [
+        `import { createHmac, randomUUID } from 'node:crypto';`,
+        `const body = JSON.stringify({ contact: 'ada@example.com', referrer: 'https://chatgpt.com/' });`,
+        `const id = randomUUID(), timestamp = String(Math.floor(Date.now() / 1000));`,
+        `const signature = createHmac('sha256', '${secret}').update(\`\${id}.\${timestamp}.\${body}\`).digest('hex');`,
+        `await fetch('${url}', { method: 'POST', body, headers: { 'content-type': 'application/json',`,
+        `  'x-webhook-id': id, 'x-webhook-timestamp': timestamp, 'x-webhook-signature': signature } });`,
+      ].join('\n'),
+    },
+    {
+      label: 'Shell (openssl and curl)',
+      code: [
+        `BODY='{"contact":"ada@example.com","referrer":"https://chatgpt.com/"}'; TS=$(date +%s); ID=lead-$TS`,
+        `SIG=$(printf '%s' "$ID.$TS.$BODY" | openssl dgst -sha256 -hmac '${secret}' | sed 's/^.* //')`,
+        `curl -s -X POST -H 'Content-Type: application/json' -H "x-webhook-id: $ID" \\`,
+        `  -H "x-webhook-timestamp: $TS" -H "x-webhook-signature: $SIG" --data-binary "$BODY" '${url}'`,
+      ].join('\n'),
+    },
+  ];
+}
+
+/** The lead webhook setup dialog: URL, signing secret (owners and admins), status, the 20 newest attempts. */
+export function WebhookSetupPage() {
+  const { teamId = '', propertyId = '' } = useParams();
+  const navigate = useNavigate();
+  const [me, setMe] = useState<Me | null>(null);
+  const [setup, setSetup] = useState<WebhookSetup | null>(null);
+  const [log, setLog] = useState<WebhookLog | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const base = `/api/properties/${propertyId}/webhook`;
+    Promise.all([
+      api<Me>('/api/me'),
+      api<WebhookSetup>(base, { teamId }),
+      api<WebhookLog>(`${base}/log`, { teamId }),
+    ]).then(
+      ([who, dialog, attempts]) => {
+        setMe(who);
+        setSetup(dialog);
+        setLog(attempts);
+      },
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 401) navigate('/sign-in');
+        else setError(err instanceof ApiError ? err.message : String(err));
+      },
+    );
+  }, [propertyId, teamId, navigate]);
+
+  return (
+    <>
+      <Header me={me} teamId={teamId} />
+      <main>
+        <p>
+          <Link to={`/t/${teamId}`}>← Properties</Link>
+        </p>
+        <h1>Lead webhook</h1>
+        {error && (
+          <p role="alert" className="error">
+            {error}
+          </p>
+        )}
+        {!setup ? (
+          <p className="loading">Loading…</p>
+        ) : (
+          <>
+            <p>
+              <span className={`badge ${setup.status}`} data-testid="webhook-status">
+                {setup.status.replace('_', ' ')}
+              </span>{' '}
+              {STATUS_MEANING[setup.status]}
+            </p>
+            <dl>
+              <dt>URL</dt>
+              <dd>
+                <code data-testid="webhook-url">{setup.url}</code>
+              </dd>
+              <dt>Signing secret</dt>
+              <dd>
+                {setup.signingSecret ? (
+                  <code data-testid="signing-secret">{setup.signingSecret}</code>
+                ) : (
+                  <span data-testid="signing-secret-hidden">Shown to owners and admins only.</span>
+                )}
+              </dd>
+            </dl>
+            {setup.notes.map((note) => (
+              <p key={note} className="note">
+                {note}
+              </p>
+            ))}
+            {setup.signingSecret && (
+              <>
+                <h2>Signing a lead</h2>
+                {signingExamples(setup.url, setup.signingSecret).map((example) => (
+                  <details key={example.label}>
+                    <summary>{example.label}</summary>
+                    <pre>{example.code}</pre>
+                  </details>
+                ))}
+              </>
+            )}
+            <h2>The 20 newest attempts</h2>
+            {!log?.entries.length ? (
+              <p className="empty">No lead yet: send one with the example above.</p>
+            ) : (
+              <table data-testid="webhook-log">
+                <thead>
+                  <tr>
+                    <th>When</th>
+                    <th>Answer</th>
+                    <th>Reason and fix</th>
+                    <th>Body</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {log.entries.map((e) => (
+                    <tr key={`${e.at}-${e.eventId ?? ''}-${e.statusCode}`}>
+                      <td>{new Date(e.at).toLocaleString()}</td>
+                      <td>
+                        {e.statusCode} {e.outcome}
+                      </td>
+                      <td>{e.reason ? `${e.reason}: ${e.fix ?? ''}` : ''}</td>
+                      <td>{e.requestBody ? <pre>{e.requestBody}</pre> : ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </main>
+    </>
+  );
+}
