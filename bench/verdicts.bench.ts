@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { judgingTermsOf, storeJudgedAnswers } from '@vt/answers';
+import { type JudgingTerms, judgingTermsOf, storeJudgedAnswers } from '@vt/answers';
 import { AI_PLATFORM_IDS } from '@vt/attribution';
 import { addUtcDays, formatUtcDay, utcDay } from '@vt/db';
 import { judgeAnswer } from '@vt/verdict';
@@ -83,7 +83,7 @@ try {
   if (code !== 0 || stored !== ANSWERS) throw new Error(`import exited ${code} and stored ${stored} of ${ANSWERS}`);
 
   // 2. The verdict engine alone, in this process, on the same answers.
-  const terms = await judgingTermsOf(env.db, property.id);
+  const terms = (await judgingTermsOf(env.db, property.id)) as JudgingTerms;
   let t0 = performance.now();
   const verdicts = lines.map((l) => judgeAnswer({ answer: l.answer, citations: l.citations, ...terms }));
   const judgeSeconds = (performance.now() - t0) / 1000;

@@ -12,15 +12,7 @@ import {
   UnrecoverableError,
 } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection, createWorkerConnection } from '@vt/redis';
-import {
-  closeOnce,
-  createMetricsRegistry,
-  healthRouter,
-  pingPostgres,
-  pingRedis,
-  startHttpServer,
-} from '@vt/service-runtime';
-import express from 'express';
+import { closeOnce, createMetricsRegistry, pingPostgres, pingRedis, startHealthServer } from '@vt/service-runtime';
 import { Counter, Gauge } from 'prom-client';
 import type { z } from 'zod';
 import { collectAnswer } from './jobs/collect-answer.ts';
@@ -155,22 +147,16 @@ export async function startAnswerCollector(
   );
 
   let closing = false;
-  const app = express();
-  app.disable('x-powered-by');
-  app.use(
-    healthRouter({
-      registry,
-      checks: [
-        { name: 'postgres', check: pingPostgres(db) },
-        { name: 'redis', check: pingRedis(producer) },
-      ],
-      isClosing: () => closing,
-    }),
-  );
-  app.use((_req, res) => {
-    res.status(404).json({ error: 'not_found' });
+  const server = await startHealthServer({
+    registry,
+    checks: [
+      { name: 'postgres', check: pingPostgres(db) },
+      { name: 'redis', check: pingRedis(producer) },
+    ],
+    isClosing: () => closing,
+    port: config.ANSWER_COLLECTOR_METRICS_PORT,
+    host: config.HOST,
   });
-  const server = await startHttpServer(app, config.ANSWER_COLLECTOR_METRICS_PORT, config.HOST);
   for (const worker of workers) worker.run().catch((err: unknown) => logger.error({ err }, 'queue consumer stopped'));
   logger.info(
     { port: server.port, platforms: found.clients.map((c) => `${c.platform}:${c.model}`), at: config.COLLECT_AT_UTC },

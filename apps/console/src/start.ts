@@ -11,7 +11,7 @@ import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import { consoleHandlers } from './handlers/index.ts';
 
 /** Where `pnpm --filter @vt/console build:web` puts the web UI. */
-export const WEB_ROOT = fileURLToPath(new URL('../web/dist/', import.meta.url));
+const WEB_ROOT = fileURLToPath(new URL('../web/dist/', import.meta.url));
 
 /**
  * One re-judging job per change, under an id of its own: a job reads the terms when it runs, so a

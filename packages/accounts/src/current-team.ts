@@ -1,13 +1,15 @@
+import { isUuid } from '@vt/contracts';
 import { OperationError, type TeamRole } from '@vt/contracts/console';
 import type { PrismaClient } from '@vt/db';
 import { roleIn } from './teams.ts';
 
+/** The team a request acts on, and who acts in it with which role (an Actor for member operations). */
 export interface CurrentTeam {
   teamId: string;
+  userId: string;
   role: TeamRole;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new OperationError('NOT_FOUND', 'No team with that id.');
 
 /**
@@ -20,13 +22,13 @@ export async function resolveCurrentTeam(
   input: { userId: string; headerTeamId?: string; sessionTeamId: string | null },
 ): Promise<CurrentTeam> {
   if (input.headerTeamId !== undefined) {
-    const role = UUID.test(input.headerTeamId) ? await roleIn(db, input.headerTeamId, input.userId) : null;
+    const role = isUuid(input.headerTeamId) ? await roleIn(db, input.headerTeamId, input.userId) : null;
     if (!role) throw notFound();
-    return { teamId: input.headerTeamId.toLowerCase(), role };
+    return { teamId: input.headerTeamId.toLowerCase(), userId: input.userId, role };
   }
   if (input.sessionTeamId) {
     const role = await roleIn(db, input.sessionTeamId, input.userId);
-    if (role) return { teamId: input.sessionTeamId, role };
+    if (role) return { teamId: input.sessionTeamId, userId: input.userId, role };
   }
   const memberships = await db.membership.findMany({
     where: { userId: input.userId },
@@ -34,7 +36,7 @@ export async function resolveCurrentTeam(
     take: 2,
   });
   const only = memberships.length === 1 ? memberships[0] : undefined;
-  if (only) return { teamId: only.teamId, role: only.role };
+  if (only) return { teamId: only.teamId, userId: input.userId, role: only.role };
   throw new OperationError(
     'TEAM_NOT_SELECTED',
     memberships.length

@@ -73,7 +73,6 @@ export async function addMember(
   db: PrismaClient,
   input: { teamId: string; actor: Actor; email: string; role: TeamRole },
 ): Promise<Member> {
-  assertRoleChange(input.actor.role, null, input.role);
   return withTeamLocked(db, input.teamId, async (tx) => {
     assertRoleChange(await currentRole(tx, input.teamId, input.actor), null, input.role);
     const user = await tx.user.findUnique({ where: { email: input.email }, select: { id: true } });

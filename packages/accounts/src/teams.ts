@@ -7,8 +7,7 @@ import {
   teamBrandingSchema,
   teamSettingsSchema,
 } from '@vt/contracts/console';
-import type { PrismaClient, Team } from '@vt/db';
-import { isUniqueViolation } from './errors.ts';
+import { isUniqueViolation, type PrismaClient, type Team } from '@vt/db';
 import { listMembers } from './members.ts';
 
 const slugTaken = (slug: string) =>

@@ -1,6 +1,5 @@
 import { OperationError } from '@vt/contracts/console';
-import type { PrismaClient } from '@vt/db';
-import { isUniqueViolation } from './errors.ts';
+import { isUniqueViolation, type PrismaClient } from '@vt/db';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { SessionUser } from './sessions.ts';
 

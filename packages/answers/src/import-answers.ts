@@ -56,8 +56,8 @@ export async function importAnswers(
 
   const contextOf = async (propertyId: string): Promise<PropertyContext | null> => {
     if (!properties.has(propertyId)) {
-      const exists = await db.property.findUnique({ where: { id: propertyId }, select: { id: true } });
-      properties.set(propertyId, exists ? { terms: await judgingTermsOf(db, propertyId), promptIds: new Map() } : null);
+      const terms = await judgingTermsOf(db, propertyId);
+      properties.set(propertyId, terms ? { terms, promptIds: new Map() } : null);
     }
     return properties.get(propertyId) ?? null;
   };

@@ -8,17 +8,19 @@ const unique = (terms: (string | null | undefined)[]) => [
   ...new Set(terms.filter((t): t is string => Boolean(t?.trim()))),
 ];
 
+/** The property's judging terms, or null when there is no such property (deleted since, say). */
 export async function judgingTermsOf(
   db: Pick<PrismaClient, 'property' | 'competitor'>,
   propertyId: string,
-): Promise<JudgingTerms> {
+): Promise<JudgingTerms | null> {
   const [property, competitors] = await Promise.all([
-    db.property.findUniqueOrThrow({
+    db.property.findUnique({
       where: { id: propertyId },
       select: { name: true, domain: true, brandTerms: true },
     }),
     db.competitor.findMany({ where: { propertyId }, select: { id: true, name: true, domain: true, terms: true } }),
   ]);
+  if (!property) return null;
   return {
     brandTerms: unique([...(property.brandTerms.length ? property.brandTerms : [property.name]), property.domain]),
     competitors: competitors.map((c) => ({

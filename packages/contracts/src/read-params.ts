@@ -32,7 +32,11 @@ function isRealUtcDay(value: string): boolean {
 /** Years before 1900 hold no answers, and keep the 29-day default clear of year 0, which Postgres refuses. */
 const utcDayParam = z
   .string(expected('a UTC day as yyyy-MM-dd'))
-  .regex(/^(19|[2-9]\d)\d{2}-\d{2}-\d{2}$/, expected('a UTC day as yyyy-MM-dd, from 1900-01-01 to 9999-12-31'))
+  // A string that is not a day at all is not also asked whether it is a real one: one problem each.
+  .regex(/^(19|[2-9]\d)\d{2}-\d{2}-\d{2}$/, {
+    ...expected('a UTC day as yyyy-MM-dd, from 1900-01-01 to 9999-12-31'),
+    abort: true,
+  })
   .refine(isRealUtcDay, expected('a real calendar day as yyyy-MM-dd'));
 
 /** Printable text only: a NUL or another control character never reaches Postgres. */
@@ -62,7 +66,8 @@ export const pagingParams = {
     .openapi({ description: 'Rows to skip before the page starts.', default: 0 }),
 };
 
-const dateRangeParams = {
+/** `from` and `to`, inclusive UTC days, as every time series reads them (the console's activity too). */
+export const dateRangeParams = {
   from: utcDayParam.optional().openapi({
     description:
       'Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days.',

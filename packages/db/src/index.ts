@@ -3,4 +3,5 @@ export { dropDatabase, ensureDatabaseExists } from './database-admin.ts';
 export * from './generated/prisma/client.ts';
 export { type AppliedMigration, applyMigrations, listMigrations } from './migrate.ts';
 export { processedJobsPruneTask } from './processed-jobs.ts';
+export { isUniqueViolation } from './unique-violation.ts';
 export { addUtcDays, formatUtcDay, parseUtcDay, utcDay } from './utc-day.ts';

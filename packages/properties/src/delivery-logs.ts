@@ -1,5 +1,14 @@
-import type { PrismaClient } from '@vt/db';
+import type { DeliveryLogEntry, PrismaClient } from '@vt/db';
 import { recentDeliveries, WEBHOOK_LOG_SHOWN } from '@vt/delivery-log';
+
+/** What every delivery-log row shows: when, the answer given, what the endpoint did, and for a rejection why and the fix. */
+const attempt = (a: DeliveryLogEntry) => ({
+  at: a.createdAt.toISOString(),
+  statusCode: a.statusCode,
+  outcome: a.outcome,
+  reason: a.reason,
+  fix: a.fix,
+});
 
 /** The crawl delivery log as the setup dialog shows it: the 50 kept attempts, newest first (CRAWL-28). */
 export async function crawlLog(db: PrismaClient, propertyId: string) {
@@ -7,13 +16,9 @@ export async function crawlLog(db: PrismaClient, propertyId: string) {
   return {
     propertyId,
     entries: attempts.map((a) => ({
-      at: a.createdAt.toISOString(),
-      statusCode: a.statusCode,
-      outcome: a.outcome,
+      ...attempt(a),
       linesReceived: a.linesReceived,
       linesMatched: a.linesKept,
-      reason: a.reason,
-      fix: a.fix,
       hostNote: a.hostNote as { count: number; hosts: string[] } | null,
     })),
   };
@@ -25,11 +30,7 @@ export async function webhookLog(db: PrismaClient, propertyId: string) {
   return {
     propertyId,
     entries: attempts.map((a) => ({
-      at: a.createdAt.toISOString(),
-      statusCode: a.statusCode,
-      outcome: a.outcome,
-      reason: a.reason,
-      fix: a.fix,
+      ...attempt(a),
       eventId: a.eventId,
       // Null on attempts that did not pass the signature check: the gateway keeps no body for them.
       requestBody: a.requestBody,

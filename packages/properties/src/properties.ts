@@ -1,11 +1,11 @@
+import { isUuid } from '@vt/contracts';
 import { OperationError } from '@vt/contracts/console';
-import { type Plan, Prisma, type PrismaClient, type Property } from '@vt/db';
+import { isUniqueViolation, type Plan, type PrismaClient, type Property } from '@vt/db';
 
 // A team's properties and what /v1 serves about them that people set: brand terms, competitors
 // and prompts. Every function takes the team, so a property of another team is simply not found.
 
 const propertyNotFound = () => new OperationError('NOT_FOUND', 'No property with that id in this team.');
-const isUniqueViolation = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
 
 function propertyView(property: Property) {
   return {
@@ -36,9 +36,7 @@ const promptView = (p: { id: string; text: string; tags: string[]; active: boole
 
 /** The property `id` of `teamId` (null team: any team, for the operator), or NOT_FOUND. */
 export async function findTeamProperty(db: PrismaClient, teamId: string | null, id: string): Promise<Property> {
-  const property = /^[0-9a-f-]{36}$/i.test(id)
-    ? await db.property.findFirst({ where: { id, ...(teamId ? { teamId } : {}) } })
-    : null;
+  const property = isUuid(id) ? await db.property.findFirst({ where: { id, ...(teamId ? { teamId } : {}) } }) : null;
   if (!property) throw propertyNotFound();
   return property;
 }

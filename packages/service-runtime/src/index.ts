@@ -2,7 +2,8 @@ export { apiReferenceRouter } from './api-reference.ts';
 export { bootApp, closeOnce } from './boot.ts';
 export { pingPostgres, pingRedis } from './dependency-checks.ts';
 export { healthRouter, type ReadinessCheck } from './health.ts';
-export { type RunningServer, startHttpServer } from './http-server.ts';
+export { startHealthServer } from './health-server.ts';
+export type { RunningServer } from './http-server.ts';
 export {
   type HttpServiceConfig,
   type HttpServiceOptions,

@@ -2,12 +2,10 @@ import { createPrismaClient, type DatabaseConfig, type PrismaClient, processedJo
 import type { Logger } from '@vt/logger';
 import { createJobWorker, type JobContract } from '@vt/queue';
 import { closeRedisConnection, createWorkerConnection } from '@vt/redis';
-import express from 'express';
 import type { z } from 'zod';
 import { closeOnce } from './boot.ts';
 import { pingPostgres, pingRedis } from './dependency-checks.ts';
-import { healthRouter } from './health.ts';
-import { startHttpServer } from './http-server.ts';
+import { startHealthServer } from './health-server.ts';
 import type { Service } from './lifecycle.ts';
 import { createMetricsRegistry } from './metrics.ts';
 
@@ -84,17 +82,16 @@ export async function startQueueWorker<S extends z.ZodType>(
   worker.on('error', (err) => logger.error({ err }, `${contract.name} worker error`));
 
   let closing = false;
-  const app = express();
-  app.disable('x-powered-by');
-  const checks = [
-    { name: 'postgres', check: pingPostgres(db) },
-    { name: 'redis', check: pingRedis(redis) },
-  ];
-  app.use(healthRouter({ registry: createMetricsRegistry(name), checks, isClosing: () => closing }));
-  app.use((_req, res) => {
-    res.status(404).json({ error: 'not_found' });
+  const server = await startHealthServer({
+    registry: createMetricsRegistry(name),
+    checks: [
+      { name: 'postgres', check: pingPostgres(db) },
+      { name: 'redis', check: pingRedis(redis) },
+    ],
+    isClosing: () => closing,
+    port: options.port,
+    host: config.HOST,
   });
-  const server = await startHttpServer(app, options.port, config.HOST);
   worker.run().catch((err: unknown) => logger.error({ err }, 'queue consumer stopped'));
   // Housekeeping: markers outlive every retry, then go; every replica may prune, harmlessly.
   const prune = processedJobsPruneTask(db, contract.queue);

@@ -48,7 +48,9 @@ const SENTIMENT: Record<NonNullable<Expectation['sentiment']>, (s: number) => bo
   'neutral-or-positive': (s) => s >= -0.05,
 };
 
-describe('the golden set', () => {
+// READ-22: every excerpt is plain text of at most 300 characters; READ-23: a verdict exists whether
+// or not the brand is mentioned, with matchedTerm, position and sentiment null when it is not.
+describe('[READ-22][READ-23] the golden set', () => {
   it('holds at least 40 answers', () => {
     expect(cases.length).toBeGreaterThanOrEqual(40);
   });

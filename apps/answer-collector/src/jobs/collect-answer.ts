@@ -35,6 +35,7 @@ export async function collectAnswer(
   }
   const answer = await client.ask(prompt.text);
   const terms = await judgingTermsOf(db, data.propertyId);
+  if (!terms) return { applied: false, reason: 'prompt_gone' }; // the property went while the platform answered
   const verdict = judgeAnswer({ answer: answer.markdown, citations: answer.citations, ...terms });
   await db.$transaction((tx) =>
     storeJudgedAnswers(tx, [{ ...key, text: answer.markdown, verdict, collectedAt: now() }]),

@@ -12,10 +12,8 @@ const PAGE = 500;
  * citations and the answer's links, already normalised: judging them again gives them back).
  */
 export async function rejudgeProperty(db: PrismaClient, propertyId: string): Promise<JobOutcome<'property_gone'>> {
-  if (!(await db.property.findUnique({ where: { id: propertyId }, select: { id: true } }))) {
-    return { applied: false, reason: 'property_gone' };
-  }
   const terms = await judgingTermsOf(db, propertyId);
+  if (!terms) return { applied: false, reason: 'property_gone' };
   await db.$transaction(
     async (tx) => {
       for (let cursor: string | undefined; ; ) {

@@ -1,4 +1,5 @@
 import { canManageTeam } from '@vt/accounts';
+import { DEFAULT_RANGE_DAYS } from '@vt/contracts';
 import { ACTIVITY_MAX_DAYS, OperationError } from '@vt/contracts/console';
 import { addUtcDays, parseUtcDay, utcDay } from '@vt/db';
 import {
@@ -28,12 +29,13 @@ import type { HandlerDeps } from './handler-deps.ts';
 
 const DAY_MS = 86_400_000;
 
-/** Inclusive UTC days: `to` defaults to today, `from` to 29 days before `to`. */
+/**
+ * Inclusive UTC days (the query schema has made sure each is a real day): `to` defaults to today,
+ * `from` to 29 days before `to`.
+ */
 function dayRange(query: { from?: string; to?: string }, now: Date): { from: Date; to: Date } {
-  const to = query.to ? parseUtcDay(query.to) : utcDay(now);
-  if (!to) throw new OperationError('INVALID_PARAM', 'to is a UTC day, YYYY-MM-DD.');
-  const from = query.from ? parseUtcDay(query.from) : addUtcDays(to, -29);
-  if (!from) throw new OperationError('INVALID_PARAM', 'from is a UTC day, YYYY-MM-DD.');
+  const to = query.to ? (parseUtcDay(query.to) as Date) : utcDay(now);
+  const from = query.from ? (parseUtcDay(query.from) as Date) : addUtcDays(to, 1 - DEFAULT_RANGE_DAYS);
   if (from > to)
     throw new OperationError('INVALID_PARAM', 'from is after to.', [{ path: 'from', message: 'must not be after to' }]);
   if ((to.getTime() - from.getTime()) / DAY_MS + 1 > ACTIVITY_MAX_DAYS) {

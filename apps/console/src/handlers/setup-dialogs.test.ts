@@ -72,6 +72,17 @@ describe('the webhook setup dialog', () => {
     expect(res.text).not.toContain(secret);
   });
 
+  it('[LEAD-17] offers no per-property rotation: the secret stays the derived one, through a crawl token rotation too', async () => {
+    const t = await setup();
+    const before = (await t.as(t.owner).get(`${t.base}/webhook`)).body.signingSecret;
+    expect(before).toBe(deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, t.id));
+    const rotate = await t.as(t.owner).post(`${t.base}/webhook/rotate`);
+    expect(rotate.status).toBe(404);
+    expect(rotate.body.error.code).toBe('NOT_FOUND');
+    await t.as(t.owner).post(`${t.base}/crawl/rotate`);
+    expect((await t.as(t.owner).get(`${t.base}/webhook`)).body.signingSecret).toBe(before);
+  });
+
   it('[LEAD-16] is Not verified until something arrives, then Verified or Rejecting as the newest attempt says', async () => {
     const t = await setup();
     const status = async () => (await t.as(t.member).get(`${t.base}/webhook`)).body;

@@ -28,29 +28,15 @@ export function teamHandlers({ db }: HandlerDeps) {
       await updateTeam(db, team.teamId, body);
       return teamDetail(db, team.teamId, team.role);
     },
-    changeRole: async ({ team, session, body }) => ({
-      member: await changeRole(db, {
-        teamId: team.teamId,
-        actor: { userId: session.user.id, role: team.role },
-        userId: body.userId,
-        role: body.role,
-      }),
+    changeRole: async ({ team, body }) => ({
+      member: await changeRole(db, { teamId: team.teamId, actor: team, userId: body.userId, role: body.role }),
     }),
     listMembers: async ({ team }) => ({ members: await listMembers(db, team.teamId) }),
-    addMember: async ({ team, session, body }) => ({
-      member: await addMember(db, {
-        teamId: team.teamId,
-        actor: { userId: session.user.id, role: team.role },
-        email: body.email,
-        role: body.role,
-      }),
+    addMember: async ({ team, body }) => ({
+      member: await addMember(db, { teamId: team.teamId, actor: team, email: body.email, role: body.role }),
     }),
-    removeMember: async ({ team, session, params }) => {
-      await removeMember(db, {
-        teamId: team.teamId,
-        actor: { userId: session.user.id, role: team.role },
-        userId: params.userId as string,
-      });
+    removeMember: async ({ team, params }) => {
+      await removeMember(db, { teamId: team.teamId, actor: team, userId: params.userId as string });
       return undefined;
     },
     leaveTeam: async ({ team, session }) => {

@@ -1,4 +1,5 @@
 import { type ActiveSession, assertCanManage, type CurrentTeam, findSession, resolveCurrentTeam } from '@vt/accounts';
+import { isUuid } from '@vt/contracts';
 import {
   type ConsoleEndpoint,
   type ConsoleEndpointId,
@@ -44,7 +45,6 @@ export interface ConsoleRouterDeps {
   now: () => Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Stands in for a path id that is not a UUID: it names no row (ids are random v4 UUIDs). */
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const BEARER = /^bearer ([^\s]+)$/i;
@@ -115,7 +115,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
         const params: Record<string, string> = {};
         for (const name of pathParameters(endpoint.path)) {
           const value = req.params[name];
-          params[name] = typeof value === 'string' && UUID.test(value) ? value.toLowerCase() : NIL_UUID;
+          params[name] = typeof value === 'string' && isUuid(value) ? value.toLowerCase() : NIL_UUID;
         }
         let query: unknown;
         if (endpoint.query) {

@@ -149,7 +149,13 @@ function rngFor(name: string): Rng {
 export async function seedDemo(ctx: OpsContext, _options?: unknown): Promise<DemoSeedResult> {
   const issued = demoApiKey(ctx.config);
   const now = new Date();
-  const seeded = await ctx.db.$transaction((tx) => seedRows(tx, issued, now), { maxWait: 10_000, timeout: 300_000 });
+  // Answers are composed and judged before the transaction opens (seconds of CPU), and only for
+  // days not stored yet: a rerun judges nothing but the days it adds.
+  const answers = await demoAnswers(ctx.db, now);
+  const seeded = await ctx.db.$transaction((tx) => seedRows(tx, issued, now, answers), {
+    maxWait: 10_000,
+    timeout: 300_000,
+  });
   const password = demoPassword(ctx.config);
   await setDemoPasswords(ctx, password);
   const today = utcDay(now);
@@ -172,7 +178,7 @@ function chunkedInserter(counts: DemoSeedCounts) {
   };
 }
 
-async function seedRows(tx: Tx, issued: IssuedApiKey, now: Date) {
+async function seedRows(tx: Tx, issued: IssuedApiKey, now: Date, answers: Answers) {
   const counts = Object.fromEntries(TABLES.map((table) => [table, 0])) as DemoSeedCounts;
   const insert = chunkedInserter(counts);
   const daysAgo = (days: number, hours = 0) => new Date(now.getTime() - days * MS_PER_DAY - hours * MS_PER_HOUR);
@@ -219,7 +225,6 @@ async function seedRows(tx: Tx, issued: IssuedApiKey, now: Date) {
   const properties = propertyRows.flatMap((p) => found.filter((row) => row.id === p.id));
 
   const rows = { prompts: [], competitors: [], plans: [], tasks: [], taskLabels: [] } as WorkRows;
-  const answers: Answers = { responses: [], sources: [], mentions: [] };
   DEMO_PROPERTIES.forEach((spec, index) => {
     const propertyId = demoId(`property:${spec.key}`);
     for (const [i, { text, tags, active = true }] of spec.prompts.entries()) {
@@ -241,7 +246,6 @@ async function seedRows(tx: Tx, issued: IssuedApiKey, now: Date) {
       });
     }
     collectWork(spec, propertyId, { index, now, people: people.map((p) => p.id), labelIds }, rows);
-    collectAnswers(spec, propertyId, now, answers);
   });
 
   await insert('prompts', rows.prompts, (data) => tx.prompt.createMany({ data, skipDuplicates: true }));
@@ -362,8 +366,33 @@ async function bulkInsert(tx: Tx, table: string, columnSpec: string, rows: objec
   return { count: await tx.$executeRawUnsafe(sql, ...params) };
 }
 
-/** One answer per active prompt, platform and day, with its cited sources and competitor mentions. */
-function collectAnswers(spec: DemoPropertySpec, propertyId: string, now: Date, out: Answers) {
+/** Every demo property's answers for the days after the last one already stored. */
+async function demoAnswers(db: OpsContext['db'], now: Date): Promise<Answers> {
+  const stored = await db.response.groupBy({
+    by: ['propertyId'],
+    where: { propertyId: { in: DEMO_PROPERTIES.map((spec) => demoId(`property:${spec.key}`)) } },
+    _max: { day: true },
+  });
+  const answers: Answers = { responses: [], sources: [], mentions: [] };
+  for (const spec of DEMO_PROPERTIES) {
+    const propertyId = demoId(`property:${spec.key}`);
+    const last = stored.find((row) => row.propertyId === propertyId)?._max.day ?? null;
+    collectAnswers(spec, propertyId, now, last, answers);
+  }
+  return answers;
+}
+
+/**
+ * One answer per active prompt, platform and day after `storedThrough`, with its cited sources and
+ * competitor mentions. Each answer's draws come from its own name, so skipping days changes nothing else.
+ */
+function collectAnswers(
+  spec: DemoPropertySpec,
+  propertyId: string,
+  now: Date,
+  storedThrough: Date | null,
+  out: Answers,
+) {
   const today = utcDay(now);
   const pool = [...spec.sources, ...COMMON_SOURCES];
   // Judged as collection judges: the brand's terms and domain, each competitor's name.
@@ -377,6 +406,7 @@ function collectAnswers(spec: DemoPropertySpec, propertyId: string, now: Date, o
     const promptBias = (rngFor(`bias:${spec.key}:${pi}`)() - 0.5) * 0.2;
     for (let d = 0; d < DEMO_DAYS; d++) {
       const day = addUtcDays(today, d + 1 - DEMO_DAYS);
+      if (storedThrough && day <= storedThrough) continue; // a whole day is stored at once, in one transaction
       const dayText = formatUtcDay(day);
       // Visibility improves slowly over the window, as a demo of a working action plan should.
       const trend = (d / (DEMO_DAYS - 1) - 0.5) * 0.1;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateRangeParams } from '../read-params.ts';
 import {
   accessSchema,
   displayNameSchema,
@@ -85,10 +86,8 @@ export const updatePromptBody = z
 
 export const ACTIVITY_MAX_DAYS = 366;
 
-export const activityQuery = z.object({
-  from: z.iso.date().optional().openapi({ description: 'First UTC day; defaults to 29 days before `to`.' }),
-  to: z.iso.date().optional().openapi({ description: 'Last UTC day; defaults to today.' }),
-});
+/** The same `from`/`to` as /v1's time series: real calendar days, inclusive, 30 ending today by default. */
+export const activityQuery = z.object({ ...dateRangeParams });
 
 export const createApiKeyBody = z
   .strictObject({

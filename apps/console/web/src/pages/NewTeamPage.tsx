@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, api } from '../api.ts';
+import { ErrorLine, errorText } from '../console-data.tsx';
 
 interface SlugCheck {
   slug: string;
@@ -34,7 +35,7 @@ export function NewTeamPage() {
       navigate(`/t/${created.team.id}`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return navigate('/sign-in');
-      setError(err instanceof ApiError ? err.message : String(err));
+      setError(errorText(err));
     }
   }
 
@@ -53,11 +54,7 @@ export function NewTeamPage() {
             {check.available ? `${check.slug} is available` : check.message}
           </p>
         )}
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorLine error={error} />
         <button type="submit" disabled={check !== null && !check.available}>
           Create team
         </button>

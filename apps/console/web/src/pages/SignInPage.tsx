@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { ApiError, api } from '../api.ts';
+import { api } from '../api.ts';
+import { ErrorLine, errorText } from '../console-data.tsx';
 
 /** Sign in, or create an account: the session comes back as an httpOnly cookie. */
 export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
@@ -23,11 +24,7 @@ export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       });
       navigate('/');
     } catch (err) {
-      setError(
-        err instanceof ApiError
-          ? [err.message, ...err.details.map((d) => `${d.path}: ${d.message}`)].join(' ')
-          : String(err),
-      );
+      setError(errorText(err));
     } finally {
       setBusy(false);
     }
@@ -55,11 +52,7 @@ export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
             autoComplete={signUp ? 'new-password' : 'current-password'}
           />
         </label>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorLine error={error} />
         <button type="submit" disabled={busy}>
           {signUp ? 'Create account' : 'Sign in'}
         </button>

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError, api, type Me } from '../api.ts';
-import { Header } from './Header.tsx';
+import { useParams } from 'react-router';
+import { api, type Me } from '../api.ts';
+import { useConsoleData } from '../console-data.tsx';
+import { SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
 
 interface WebhookSetup {
   url: string;
@@ -57,114 +57,81 @@ function signingExamples(url: string, secret: string) {
 /** The lead webhook setup dialog: URL, signing secret (owners and admins), status, the 20 newest attempts. */
 export function WebhookSetupPage() {
   const { teamId = '', propertyId = '' } = useParams();
-  const navigate = useNavigate();
-  const [me, setMe] = useState<Me | null>(null);
-  const [setup, setSetup] = useState<WebhookSetup | null>(null);
-  const [log, setLog] = useState<WebhookLog | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
+  const { data, error } = useConsoleData(`${teamId}/${propertyId}`, async () => {
     const base = `/api/properties/${propertyId}/webhook`;
-    Promise.all([
+    const [me, setup, log] = await Promise.all([
       api<Me>('/api/me'),
       api<WebhookSetup>(base, { teamId }),
       api<WebhookLog>(`${base}/log`, { teamId }),
-    ]).then(
-      ([who, dialog, attempts]) => {
-        setMe(who);
-        setSetup(dialog);
-        setLog(attempts);
-      },
-      (err: unknown) => {
-        if (err instanceof ApiError && err.status === 401) navigate('/sign-in');
-        else setError(err instanceof ApiError ? err.message : String(err));
-      },
-    );
-  }, [propertyId, teamId, navigate]);
+    ]);
+    return { me, setup, log };
+  });
+  const me = data?.me ?? null;
+  const setup = data?.setup ?? null;
+  const log = data?.log ?? null;
 
   return (
-    <>
-      <Header me={me} teamId={teamId} />
-      <main>
-        <p>
-          <Link to={`/t/${teamId}`}>← Properties</Link>
-        </p>
-        <h1>Lead webhook</h1>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
-        {!setup ? (
-          <p className="loading">Loading…</p>
-        ) : (
-          <>
-            <p>
-              <span className={`badge ${setup.status}`} data-testid="webhook-status">
-                {setup.status.replace('_', ' ')}
-              </span>{' '}
-              {STATUS_MEANING[setup.status]}
+    <ViewPage me={me} teamId={teamId} title="Lead webhook" error={error} back>
+      {!setup ? (
+        <p className="loading">Loading…</p>
+      ) : (
+        <>
+          <StatusLine status={setup.status} meaning={STATUS_MEANING[setup.status]} testId="webhook-status" />
+          <dl>
+            <dt>URL</dt>
+            <dd>
+              <code data-testid="webhook-url">{setup.url}</code>
+            </dd>
+            <dt>Signing secret</dt>
+            <dd>
+              <SecretValue value={setup.signingSecret} testId="signing-secret" />
+            </dd>
+          </dl>
+          {setup.notes.map((note) => (
+            <p key={note} className="note">
+              {note}
             </p>
-            <dl>
-              <dt>URL</dt>
-              <dd>
-                <code data-testid="webhook-url">{setup.url}</code>
-              </dd>
-              <dt>Signing secret</dt>
-              <dd>
-                {setup.signingSecret ? (
-                  <code data-testid="signing-secret">{setup.signingSecret}</code>
-                ) : (
-                  <span data-testid="signing-secret-hidden">Shown to owners and admins only.</span>
-                )}
-              </dd>
-            </dl>
-            {setup.notes.map((note) => (
-              <p key={note} className="note">
-                {note}
-              </p>
-            ))}
-            {setup.signingSecret && (
-              <>
-                <h2>Signing a lead</h2>
-                {signingExamples(setup.url, setup.signingSecret).map((example) => (
-                  <details key={example.label}>
-                    <summary>{example.label}</summary>
-                    <pre>{example.code}</pre>
-                  </details>
-                ))}
-              </>
-            )}
-            <h2>The 20 newest attempts</h2>
-            {!log?.entries.length ? (
-              <p className="empty">No lead yet: send one with the example above.</p>
-            ) : (
-              <table data-testid="webhook-log">
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>Answer</th>
-                    <th>Reason and fix</th>
-                    <th>Body</th>
+          ))}
+          {setup.signingSecret && (
+            <>
+              <h2>Signing a lead</h2>
+              {signingExamples(setup.url, setup.signingSecret).map((example) => (
+                <details key={example.label}>
+                  <summary>{example.label}</summary>
+                  <pre>{example.code}</pre>
+                </details>
+              ))}
+            </>
+          )}
+          <h2>The 20 newest attempts</h2>
+          {!log?.entries.length ? (
+            <p className="empty">No lead yet: send one with the example above.</p>
+          ) : (
+            <table data-testid="webhook-log">
+              <thead>
+                <tr>
+                  <th>When</th>
+                  <th>Answer</th>
+                  <th>Reason and fix</th>
+                  <th>Body</th>
+                </tr>
+              </thead>
+              <tbody>
+                {log.entries.map((e) => (
+                  <tr key={`${e.at}-${e.eventId ?? ''}-${e.statusCode}`}>
+                    <td>{new Date(e.at).toLocaleString()}</td>
+                    <td>
+                      {e.statusCode} {e.outcome}
+                    </td>
+                    <td>{e.reason ? `${e.reason}: ${e.fix ?? ''}` : ''}</td>
+                    <td>{e.requestBody ? <pre>{e.requestBody}</pre> : ''}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {log.entries.map((e) => (
-                    <tr key={`${e.at}-${e.eventId ?? ''}-${e.statusCode}`}>
-                      <td>{new Date(e.at).toLocaleString()}</td>
-                      <td>
-                        {e.statusCode} {e.outcome}
-                      </td>
-                      <td>{e.reason ? `${e.reason}: ${e.fix ?? ''}` : ''}</td>
-                      <td>{e.requestBody ? <pre>{e.requestBody}</pre> : ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </>
-        )}
-      </main>
-    </>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
+      )}
+    </ViewPage>
   );
 }

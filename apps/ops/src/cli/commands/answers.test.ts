@@ -211,4 +211,28 @@ describe('ops answers import', () => {
     const bad = await ops('answers', 'collect', '--day', 'tomorrow');
     expect(bad.json.error.code).toBe('invalid_argument');
   });
+
+  it('[READ-24] serves imported answers whose promptId is a prompt on /v1/prompts and whose model is the model filter', async () => {
+    const p = await property();
+    const line = (prompt: string, model: string) => ({
+      propertyId: p.id,
+      prompt,
+      model,
+      date: yesterday,
+      answer: 'Acme.',
+    });
+    await ops(
+      'answers',
+      'import',
+      '--file',
+      file('read24.ndjson', [line('first?', 'claude'), line('second?', 'gemini')]),
+    );
+    const v1 = (path: string) => request(readApi.app).get(path).set('Authorization', `Bearer ${p.key}`);
+    const responses = (await v1(`/v1/responses?propertyId=${p.id}`)).body.data as { promptId: string; model: string }[];
+    const prompts = (await v1(`/v1/prompts?propertyId=${p.id}`)).body.data as { id: string; text: string }[];
+    expect(prompts.map((x) => x.text).sort()).toEqual(['first?', 'second?']);
+    for (const r of responses) expect(prompts.map((x) => x.id)).toContain(r.promptId);
+    const claude = await v1(`/v1/responses?propertyId=${p.id}&model=claude`);
+    expect(claude.body.data.map((r: { model: string }) => r.model)).toEqual(['claude']);
+  });
 });

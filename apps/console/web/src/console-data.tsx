@@ -1,0 +1,55 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { ApiError, type Me } from './api.ts';
+
+/** An error in words: the API's message, then each field it names. */
+export function errorText(err: unknown): string {
+  if (!(err instanceof ApiError)) return String(err);
+  return [err.message, ...err.details.map((d) => `${d.path}: ${d.message}`)].join(' ');
+}
+
+/** Owners and admins change things; members read. */
+export const canManage = (me: Me | null, teamId: string) => {
+  const role = me?.teams.find((t) => t.id === teamId)?.role;
+  return role === 'owner' || role === 'admin';
+};
+
+/**
+ * A view's data: loaded when `key` (the route's ids) changes and on `reload()`, with the error
+ * in words. A lapsed session goes to sign-in. `run` performs a change and shows its error the same way.
+ */
+export function useConsoleData<T>(key: string, load: () => Promise<T>) {
+  const navigate = useNavigate();
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const latestLoad = useRef(load);
+  latestLoad.current = load;
+
+  const run = useCallback(
+    async (change: () => Promise<unknown>) => {
+      try {
+        await change();
+        setError(null);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) navigate('/sign-in');
+        else setError(errorText(err));
+      }
+    },
+    [navigate],
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names what is loaded; the loader is read from its ref.
+  const reload = useCallback(() => run(async () => setData(await latestLoad.current())), [key, run]);
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+  return { data, setData, error, reload, run };
+}
+
+/** The error line every view shows above its content. */
+export function ErrorLine({ error }: { error: string | null }) {
+  return error ? (
+    <p role="alert" className="error">
+      {error}
+    </p>
+  ) : null;
+}

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ROOT } from '@vt/test-support';
+import { describe, expect, it } from 'vitest';
+
+// SVC-1: the service sends nothing outward on a caller's behalf (no outbound webhooks, no
+// delivering or retrying for anyone). The one outward call the product makes is the answer
+// collector asking the AI platforms (spec, "What the service does", point 1); this keeps every
+// other place that could make a request out of the apps and packages.
+
+/** Product sources: apps and packages, without tests, test helpers (test-support too) or generated code. */
+function productSources(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (['node_modules', 'generated', 'testing', 'dist', 'tools'].includes(entry)) return [];
+    if (statSync(path).isDirectory()) return productSources(path);
+    return /\.tsx?$/.test(entry) && !/\.test\.tsx?$/.test(entry) && !entry.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+// A call to, or a default of, the global fetch (not a cache's .fetch); a value import of Node's
+// HTTP clients or undici (a type import of node:http only describes a server's requests).
+const OUTBOUND =
+  /(?<![.\w])fetch\(|=\s*fetch\b|^import (?!type )[^\n]*from '(node:https?|undici)'|\bhttps?\.(request|get)\(/m;
+
+/** Where an outbound request is expected, and why. */
+const ALLOWED: Record<string, string> = {
+  'apps/answer-collector/src/platforms/platform-client.ts': 'asks the AI platforms for answers (issue 12)',
+  'apps/ops/src/cli/commands/crawler-ranges.ts':
+    "fetches the crawler operators' published IP ranges, on the operator's command",
+  'apps/ops/src/dev/start.ts': "polls the local apps' /readyz while `pnpm start` waits",
+  'apps/console/web/src/api.ts': 'the browser calls its own console API, same origin',
+  'apps/console/web/src/pages/WebhookSetupPage.tsx': 'a signing example shown to people; nothing is called',
+  'packages/properties/src/snippets.ts': 'sender snippets shown to people; nothing is called',
+};
+
+describe('outbound requests', () => {
+  it('[SVC-1] calls out for no caller: the only outbound requests are the collector’s questions and the operator’s range refresh', () => {
+    const found = ['apps', 'packages']
+      .flatMap((dir) => productSources(join(ROOT, dir)))
+      .filter((file) => !file.includes('/packages/test-support/'))
+      .filter((file) => OUTBOUND.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file))
+      .sort();
+    expect(found.filter((file) => !(file in ALLOWED))).toEqual([]);
+    expect(found).toContain('apps/answer-collector/src/platforms/platform-client.ts');
+  });
+});
