@@ -38,6 +38,7 @@ COPY packages/delivery-log/package.json ./packages/delivery-log/
 COPY packages/logger/package.json ./packages/logger/
 COPY packages/properties/package.json ./packages/properties/
 COPY packages/queue/package.json ./packages/queue/
+COPY packages/read-model/package.json ./packages/read-model/
 COPY packages/redis/package.json ./packages/redis/
 COPY packages/service-runtime/package.json ./packages/service-runtime/
 COPY packages/test-support/package.json ./packages/test-support/

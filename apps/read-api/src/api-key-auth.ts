@@ -2,7 +2,7 @@ import type { ApiErrorCode } from '@vt/contracts';
 import { hashApiKey, isWellFormedApiKey } from '@vt/credentials';
 import type { PrismaClient } from '@vt/db';
 import { LRUCache } from 'lru-cache';
-import type { KeyPrincipal } from './read-scope.ts';
+import type { KeyPrincipal } from '@vt/read-model';
 
 export type AuthOutcome =
   | { ok: true; principal: KeyPrincipal }

@@ -9,12 +9,12 @@ import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
 import { buildReadApi } from './app.ts';
 import { createReadRateLimiter } from './rate-limiter.ts';
-import { createReadOperations } from './read-operations.ts';
+import { createReadOperations } from '@vt/read-model';
 import { standardReadRoutes } from './start.ts';
 import { createReadApiHarness } from './testing/index.ts';
 
 // The parts of the read API app around /v1: liveness, readiness, metrics, the docs page and the
-// specification document it renders. /v1 itself is covered by v1-protocol, v1-scope, v1-list-rules and queries/*.test.ts.
+// specification document it renders. /v1 itself is covered by v1-protocol, v1-scope, v1-list-rules and endpoints/*.test.ts.
 
 const harness = createReadApiHarness();
 /** A Redis nobody listens on: its ping fails at once (no offline queue). */

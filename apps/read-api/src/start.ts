@@ -6,7 +6,7 @@ import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
 import { buildReadApi } from './app.ts';
 import { createReadRateLimiter } from './rate-limiter.ts';
-import { createReadOperations } from './read-operations.ts';
+import { createReadOperations } from '@vt/read-model';
 import type { ReadRoute } from './v1-router.ts';
 
 /** Every catalogued endpoint with the operation that answers it. */

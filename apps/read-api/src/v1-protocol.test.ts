@@ -9,7 +9,7 @@ import type { ReadRoute } from './v1-router.ts';
 
 // Protocol rules of the read API (/v1): methods, error envelope, authentication, query
 // validation, rate limit and its headers, paging defaults, deprecation headers. Endpoint payloads
-// are covered in queries/<operation>.test.ts and the OpenAPI document in its own file.
+// are covered in endpoints/<operation>.test.ts and the OpenAPI document in its own file.
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 const BUDGET_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'] as const;

@@ -5,8 +5,8 @@ import { ZodObject, type z } from 'zod';
 import { type AnswerCache, answerCacheKey } from './answer-cache.ts';
 import type { ApiKeyAuthenticator } from './api-key-auth.ts';
 import type { RateLimitDecision, ReadRateLimiter } from './rate-limiter.ts';
-import type { ReadOperation } from './read-operations.ts';
-import { type DayRange, pageOf, resolveDayRange } from './read-scope.ts';
+import type { ReadOperation } from '@vt/read-model';
+import { type DayRange, pageOf, resolveDayRange } from '@vt/read-model';
 
 const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 /** The range handed to operations that take none. */

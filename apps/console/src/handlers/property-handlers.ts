@@ -1,7 +1,7 @@
 import { canManageTeam } from '@vt/accounts';
 import { DEFAULT_RANGE_DAYS } from '@vt/contracts';
 import { ACTIVITY_MAX_DAYS, OperationError } from '@vt/contracts/console';
-import { addUtcDays, parseUtcDay, utcDay } from '@vt/db';
+import { addUtcDays, formatUtcDay, parseUtcDay, utcDay } from '@vt/db';
 import {
   addCompetitor,
   addPrompt,
@@ -24,6 +24,7 @@ import {
   webhookLog,
   webhookSetup,
 } from '@vt/properties';
+import { competitorShares, listResponses, listTasks, pageOf, visibilitySeries } from '@vt/read-model';
 import type { ConsoleHandlers } from '../http/console-router.ts';
 import type { HandlerDeps } from './handler-deps.ts';
 
@@ -45,6 +46,15 @@ function dayRange(query: { from?: string; to?: string }, now: Date): { from: Dat
   }
   return { from, to };
 }
+
+/**
+ * The whole of a bounded list in one answer: a range holds at most 366 days × a handful of
+ * platforms of visibility points, and a property's competitors are capped when added.
+ */
+const EVERY_ROW = { limit: 100_000, offset: 0 };
+
+/** The range as /v1's read model takes it. */
+const asDays = (range: { from: Date; to: Date }) => ({ from: formatUtcDay(range.from), to: formatUtcDay(range.to) });
 
 /** Properties, their setup dialogs, delivery logs and activity, always within the current team. */
 export function propertyHandlers({ db, connection, now, requestRejudge }: HandlerDeps) {
@@ -132,6 +142,31 @@ export function propertyHandlers({ db, connection, now, requestRejudge }: Handle
         recentLeads: leads.leads,
         aiLeadsDaily: leads.aiAttributed,
       };
+    },
+
+    // The /v1 data of one property, from the read model /v1 itself uses.
+    getVisibilityOverTime: async ({ team, params, query }) => {
+      const { id } = await property(team.teamId, params);
+      const days = asDays(dayRange(query, now()));
+      const { data } = await visibilitySeries(db, [id], { model: query.model }, days, EVERY_ROW);
+      return { propertyId: id, ...days, points: data };
+    },
+    listPropertyResponses: async ({ team, params, query }) => {
+      const { id } = await property(team.teamId, params);
+      const page = pageOf(query);
+      const list = await listResponses(db, [id], query, asDays(dayRange(query, now())), page);
+      return { ...list, ...page };
+    },
+    getShareOfVoice: async ({ team, params, query }) => {
+      const { id } = await property(team.teamId, params);
+      const days = asDays(dayRange(query, now()));
+      const { data } = await competitorShares(db, [id], days, EVERY_ROW);
+      return { propertyId: id, ...days, competitors: data };
+    },
+    listPropertyTasks: async ({ team, params, query }) => {
+      const { id } = await property(team.teamId, params);
+      const page = pageOf(query);
+      return { ...(await listTasks(db, [id], query, page)), ...page };
     },
   } satisfies Partial<ConsoleHandlers>;
 }

@@ -6,7 +6,7 @@ import { createAnswerCache } from '../answer-cache.ts';
 import { createApiKeyAuthenticator } from '../api-key-auth.ts';
 import { buildReadApi } from '../app.ts';
 import { createReadRateLimiter } from '../rate-limiter.ts';
-import { createReadOperations } from '../read-operations.ts';
+import { createReadOperations } from '@vt/read-model';
 import { standardReadRoutes } from '../start.ts';
 import type { ReadRoute } from '../v1-router.ts';
 

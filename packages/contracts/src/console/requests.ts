@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateRangeParams } from '../read-params.ts';
+import { competitorsQuery, dateRangeParams, listResponsesQuery, listTasksQuery, visibilityQuery } from '../read-params.ts';
 import {
   accessSchema,
   displayNameSchema,
@@ -100,3 +100,10 @@ export const createApiKeyBody = z
       .openapi({ description: 'Scope the key to these properties of the team; omit for every property.' }),
   })
   .openapi('CreateApiKey');
+
+// The /v1 data of one property, for the dashboard: /v1's own parameters less `propertyId`, which
+// is the path's. The same schemas, so a filter means the same thing in both APIs.
+export const visibilityOverTimeQuery = visibilityQuery.pick({ model: true, from: true, to: true });
+export const propertyResponsesQuery = listResponsesQuery.omit({ propertyId: true });
+export const shareOfVoiceQuery = competitorsQuery.pick({ from: true, to: true });
+export const propertyTasksQuery = listTasksQuery.omit({ propertyId: true });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { competitorShareSchema, responseSchema, taskSchema, visibilityPointSchema } from '../resources.ts';
 import { accessSchema, planSchema, roleSchema, teamBrandingSchema, teamSettingsSchema } from './fields.ts';
 
 // What the console API answers. Timestamps are ISO 8601 strings, days are UTC `YYYY-MM-DD`.
@@ -249,3 +250,24 @@ export const createdApiKeySchema = z
     secret: z.string().openapi({ description: 'The whole key, shown this once: only its hash is kept.' }),
   })
   .openapi('CreatedApiKey');
+
+// The /v1 data of one property: /v1's own resources, so the dashboard and a key's reader see one shape.
+const pageFields = {
+  total: z.number().int().openapi({ description: 'Every match, not just this page.' }),
+  limit: z.number().int(),
+  offset: z.number().int(),
+};
+
+export const visibilityOverTimeSchema = z
+  .object({ propertyId: z.uuid(), from: day, to: day, points: z.array(visibilityPointSchema) })
+  .openapi('VisibilityOverTime', { description: 'Every (day, platform) point of the range, newest day first.' });
+
+export const propertyResponsesSchema = z
+  .object({ data: z.array(responseSchema), ...pageFields })
+  .openapi('PropertyResponses');
+
+export const shareOfVoiceSchema = z
+  .object({ propertyId: z.uuid(), from: day, to: day, competitors: z.array(competitorShareSchema) })
+  .openapi('ShareOfVoice');
+
+export const propertyTasksSchema = z.object({ data: z.array(taskSchema), ...pageFields }).openapi('PropertyTasks');

@@ -1,6 +1,6 @@
 import type { ListResponsesQuery, ResponseDetail, ResponseRow } from '@vt/contracts';
 import { Prisma, type PrismaClient } from '@vt/db';
-import type { DayRange, Page } from '../read-scope.ts';
+import type { DayRange, Page } from './read-scope.ts';
 import { emptyList, inDays, inProperties, type ListResult } from './list-result.ts';
 
 interface ResponseRecord {

@@ -1,6 +1,6 @@
 import type { ListTasksQuery, TaskRow } from '@vt/contracts';
 import { Prisma, type PrismaClient } from '@vt/db';
-import type { Page } from '../read-scope.ts';
+import type { Page } from './read-scope.ts';
 import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
 
 interface TaskRecord {

@@ -1,6 +1,6 @@
 import type { VisibilityPoint, VisibilityQuery } from '@vt/contracts';
 import { Prisma, type PrismaClient } from '@vt/db';
-import type { DayRange, Page } from '../read-scope.ts';
+import type { DayRange, Page } from './read-scope.ts';
 import { pageOfGroups } from './aggregate-page.ts';
 import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 

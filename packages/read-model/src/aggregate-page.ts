@@ -1,4 +1,4 @@
-import type { Page } from '../read-scope.ts';
+import type { Page } from './read-scope.ts';
 
 /**
  * Aggregating endpoints compute every group anyway (to sort them), so the page query also reads

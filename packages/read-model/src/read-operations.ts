@@ -11,13 +11,13 @@ import {
   type VisibilityQuery,
 } from '@vt/contracts';
 import type { PrismaClient } from '@vt/db';
-import { listPrompts, listProperties } from './queries/catalog.ts';
-import { competitorShares } from './queries/competitors.ts';
-import type { ListResult } from './queries/list-result.ts';
-import { findResponse, listResponses } from './queries/responses.ts';
-import { citedDomains, citedUrls } from './queries/sources.ts';
-import { listTasks } from './queries/tasks.ts';
-import { visibilitySeries } from './queries/visibility.ts';
+import { listPrompts, listProperties } from './catalog.ts';
+import { competitorShares } from './competitors.ts';
+import type { ListResult } from './list-result.ts';
+import { findResponse, listResponses } from './responses.ts';
+import { citedDomains, citedUrls } from './sources.ts';
+import { listTasks } from './tasks.ts';
+import { visibilitySeries } from './visibility.ts';
 import { type DayRange, type KeyPrincipal, type Page, propertiesToRead } from './read-scope.ts';
 
 /** What an operation gets once the request is authenticated, validated and counted. */

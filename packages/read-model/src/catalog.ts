@@ -1,6 +1,6 @@
 import type { PromptRow, PropertyRow } from '@vt/contracts';
 import type { PrismaClient } from '@vt/db';
-import type { Page } from '../read-scope.ts';
+import type { Page } from './read-scope.ts';
 import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
 
 /** The properties themselves: the key's scope already holds only its active paid properties. */
