@@ -1,8 +1,8 @@
 import type { ApiErrorCode } from '@vt/contracts';
 import { hashApiKey, isWellFormedApiKey } from '@vt/credentials';
 import type { PrismaClient } from '@vt/db';
-import { LRUCache } from 'lru-cache';
 import type { KeyPrincipal } from '@vt/read-model';
+import { LRUCache } from 'lru-cache';
 
 export type AuthOutcome =
   | { ok: true; principal: KeyPrincipal }

@@ -1,5 +1,6 @@
 import { readEndpoints } from '@vt/contracts';
 import { createLogger } from '@vt/logger';
+import { createReadOperations } from '@vt/read-model';
 import { createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry, pingPostgres, pingRedis, type ReadinessCheck } from '@vt/service-runtime';
 import { isolatedQueuePrefix } from '@vt/test-support';
@@ -9,7 +10,6 @@ import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
 import { buildReadApi } from './app.ts';
 import { createReadRateLimiter } from './rate-limiter.ts';
-import { createReadOperations } from '@vt/read-model';
 import { standardReadRoutes } from './start.ts';
 import { createReadApiHarness } from './testing/index.ts';
 

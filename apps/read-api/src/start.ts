@@ -1,12 +1,12 @@
 import type { ReadApiConfig } from '@vt/config';
 import { readEndpoints } from '@vt/contracts';
 import type { Logger } from '@vt/logger';
+import { createReadOperations } from '@vt/read-model';
 import { startHttpService } from '@vt/service-runtime';
 import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
 import { buildReadApi } from './app.ts';
 import { createReadRateLimiter } from './rate-limiter.ts';
-import { createReadOperations } from '@vt/read-model';
 import type { ReadRoute } from './v1-router.ts';
 
 /** Every catalogued endpoint with the operation that answers it. */

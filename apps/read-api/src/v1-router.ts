@@ -1,12 +1,12 @@
 import { API_ERROR_STATUS, type ApiErrorCode, type RATE_LIMIT_HEADERS, type ReadEndpoint } from '@vt/contracts';
+import type { ReadOperation } from '@vt/read-model';
+import { type DayRange, pageOf, resolveDayRange } from '@vt/read-model';
 import { type Request, type Response, Router } from 'express';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { ZodObject, type z } from 'zod';
 import { type AnswerCache, answerCacheKey } from './answer-cache.ts';
 import type { ApiKeyAuthenticator } from './api-key-auth.ts';
 import type { RateLimitDecision, ReadRateLimiter } from './rate-limiter.ts';
-import type { ReadOperation } from '@vt/read-model';
-import { type DayRange, pageOf, resolveDayRange } from '@vt/read-model';
 
 const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 /** The range handed to operations that take none. */

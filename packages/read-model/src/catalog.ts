@@ -1,7 +1,7 @@
 import type { PromptRow, PropertyRow } from '@vt/contracts';
 import type { PrismaClient } from '@vt/db';
-import type { Page } from './read-scope.ts';
 import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
+import type { Page } from './read-scope.ts';
 
 /** The properties themselves: the key's scope already holds only its active paid properties. */
 export async function listProperties(

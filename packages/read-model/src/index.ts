@@ -3,7 +3,14 @@
 export { competitorShares } from './competitors.ts';
 export type { ListResult } from './list-result.ts';
 export { createReadOperations, type ReadOperation, type ReadRequest } from './read-operations.ts';
-export { type DayRange, type KeyPrincipal, type Page, pageOf, propertiesToRead, resolveDayRange } from './read-scope.ts';
+export {
+  type DayRange,
+  type KeyPrincipal,
+  type Page,
+  pageOf,
+  propertiesToRead,
+  resolveDayRange,
+} from './read-scope.ts';
 export { listResponses } from './responses.ts';
 export { listTasks } from './tasks.ts';
 export { visibilitySeries } from './visibility.ts';

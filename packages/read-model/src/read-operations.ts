@@ -14,11 +14,11 @@ import type { PrismaClient } from '@vt/db';
 import { listPrompts, listProperties } from './catalog.ts';
 import { competitorShares } from './competitors.ts';
 import type { ListResult } from './list-result.ts';
+import { type DayRange, type KeyPrincipal, type Page, propertiesToRead } from './read-scope.ts';
 import { findResponse, listResponses } from './responses.ts';
 import { citedDomains, citedUrls } from './sources.ts';
 import { listTasks } from './tasks.ts';
 import { visibilitySeries } from './visibility.ts';
-import { type DayRange, type KeyPrincipal, type Page, propertiesToRead } from './read-scope.ts';
 
 /** What an operation gets once the request is authenticated, validated and counted. */
 export interface ReadRequest<Query> {

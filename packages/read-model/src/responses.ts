@@ -1,7 +1,7 @@
 import type { ListResponsesQuery, ResponseDetail, ResponseRow } from '@vt/contracts';
 import { Prisma, type PrismaClient } from '@vt/db';
-import type { DayRange, Page } from './read-scope.ts';
 import { emptyList, inDays, inProperties, type ListResult } from './list-result.ts';
+import type { DayRange, Page } from './read-scope.ts';
 
 interface ResponseRecord {
   id: string;

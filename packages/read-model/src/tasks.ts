@@ -1,7 +1,7 @@
 import type { ListTasksQuery, TaskRow } from '@vt/contracts';
 import { Prisma, type PrismaClient } from '@vt/db';
-import type { Page } from './read-scope.ts';
 import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
+import type { Page } from './read-scope.ts';
 
 interface TaskRecord {
   id: string;

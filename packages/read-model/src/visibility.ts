@@ -1,8 +1,8 @@
 import type { VisibilityPoint, VisibilityQuery } from '@vt/contracts';
 import { Prisma, type PrismaClient } from '@vt/db';
-import type { DayRange, Page } from './read-scope.ts';
 import { pageOfGroups } from './aggregate-page.ts';
 import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
+import type { DayRange, Page } from './read-scope.ts';
 
 interface PointRecord {
   date: string;

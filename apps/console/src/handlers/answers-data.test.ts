@@ -66,7 +66,9 @@ describe("a property's answers in the console", () => {
     expect(all.body).toMatchObject({ total: 4, limit: 2, offset: 0 });
     expect(all.body.data).toHaveLength(2);
 
-    const hit = await t.as(t.member).get(`/api/properties/${t.id}/responses?from=2026-05-08&to=2026-05-08&model=chatgpt`);
+    const hit = await t
+      .as(t.member)
+      .get(`/api/properties/${t.id}/responses?from=2026-05-08&to=2026-05-08&model=chatgpt`);
     expect(hit.body.total).toBe(1);
     const [row] = hit.body.data;
     expect(row).toMatchObject({ mentioned: true, matchedTerm: 'Acme', model: 'chatgpt', date: '2026-05-08' });

@@ -1,4 +1,5 @@
 import { createLogger } from '@vt/logger';
+import { createReadOperations } from '@vt/read-model';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
@@ -6,7 +7,6 @@ import { createAnswerCache } from '../answer-cache.ts';
 import { createApiKeyAuthenticator } from '../api-key-auth.ts';
 import { buildReadApi } from '../app.ts';
 import { createReadRateLimiter } from '../rate-limiter.ts';
-import { createReadOperations } from '@vt/read-model';
 import { standardReadRoutes } from '../start.ts';
 import type { ReadRoute } from '../v1-router.ts';
 

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { competitorsQuery, dateRangeParams, listResponsesQuery, listTasksQuery, visibilityQuery } from '../read-params.ts';
+import {
+  competitorsQuery,
+  dateRangeParams,
+  listResponsesQuery,
+  listTasksQuery,
+  visibilityQuery,
+} from '../read-params.ts';
 import {
   accessSchema,
   displayNameSchema,
