@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { PrismaClient } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import type { ConnectionSettings } from '@vt/properties';
 import { createQueue, rejudgePropertyJob } from '@vt/queue';
@@ -25,6 +26,8 @@ export interface ConsoleHarnessOptions {
   connection?: Partial<ConnectionSettings>;
   /** Redis prefix of the sign-in limiter; share one to build a second replica. */
   prefix?: string;
+  /** Another database than the run's (the demo views' own); the caller disconnects it. */
+  db?: PrismaClient;
 }
 
 export interface SignedUp {
@@ -42,7 +45,7 @@ export interface SignedUp {
  * and `teamOf` build people and teams through the API itself.
  */
 export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
-  const db = testDb();
+  const db = options.db ?? testDb();
   const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
   const prefix = options.prefix ?? isolatedQueuePrefix();
   // The queue re-judging jobs go to, on this harness's own prefix (no collector consumes it here).

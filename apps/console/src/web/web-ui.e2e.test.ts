@@ -1,71 +1,38 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import { createReadApiHarness } from '@vt/read-api/testing';
-import { createMetricsRegistry } from '@vt/service-runtime';
 import { testEnv } from '@vt/test-support';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsoleApp } from '../app.ts';
+import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness } from '../testing/index.ts';
 
 // The web UI in headless Chromium (Debian's, driven by playwright-core), over the real console
 // app, Postgres and Redis: a new person signs up, creates a team with the live slug check, adds a
-// paid property and opens its crawl setup; a member of the same team sees no token. Screenshots
-// of the views land in apps/console/test-screenshots/.
+// paid property and opens its crawl setup; a member of the same team sees no token; keys, the
+// webhook dialog, team members and roles, brand terms, competitors and prompts, and the answers
+// views. Screenshots of the views land in the console app's test-screenshots/.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../test-screenshots/', import.meta.url));
-const outDir = mkdtempSync(join(tmpdir(), 'vt-web-'));
 const h = createConsoleHarness();
 // The read API the created keys are tried against (keys trusted 1 ms, so a revocation shows at once).
 const readApi = createReadApiHarness({ cacheTtlMs: 1 });
-let server: Server;
+let ui: ConsoleInBrowser;
 let base = '';
-let browser: Browser;
+let browser: ConsoleInBrowser['browser'];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`The browser tests need Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`);
-  }
-  await build({
-    configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)),
-    build: { outDir, emptyOutDir: true },
-    logLevel: 'error',
-  });
-  // The harness's app serves the API; this one, over the same database, also serves the built UI.
-  const app = buildConsoleApp({ ...h.appDeps, registry: createMetricsRegistry('console'), webRoot: outDir });
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const address = server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  ui = await openConsoleInBrowser(h.appDeps);
+  base = ui.base;
+  browser = ui.browser;
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await ui?.close();
   await h.close();
   await readApi.close();
-  rmSync(outDir, { recursive: true, force: true });
 });
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => ui.shot(page, name);
 
 describe('the console web UI', () => {
   it('takes a new person from sign-up to a team, a paid property and its crawl setup with the token', async () => {
@@ -146,7 +113,6 @@ describe('the console web UI', () => {
     const { teamId } = await h.teamOf(owner);
     await h.as(owner.token, teamId).post('/api/properties', { name: 'Paid', domain: 'paid.example', plan: 'growth' });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('dialog', (dialog) => void dialog.accept());
     await page.goto(`${base}/sign-in`);
     await page.getByLabel('Email').fill(owner.email);
     await page.getByLabel('Password').fill(owner.password);
@@ -170,7 +136,20 @@ describe('the console web UI', () => {
     expect(await page.content()).not.toContain(secret);
     expect(await page.getByTestId('keys').textContent()).toContain(secret.slice(0, 14));
 
+    // The confirmation is a modal dialog driven by the keyboard: Escape keeps the key...
     await page.getByRole('button', { name: 'Revoke' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke Reporting?' });
+    await confirm.waitFor();
+    expect(await page.locator(':focus').textContent()).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'hidden' });
+    expect((await read()).status).toBe(200);
+    // ...and Tab then Enter on "Revoke key" revokes it.
+    await page.getByRole('button', { name: 'Revoke' }).click();
+    await confirm.waitFor();
+    await page.keyboard.press('Tab');
+    expect(await page.locator(':focus').textContent()).toBe('Revoke key');
+    await page.keyboard.press('Enter');
     await page.getByRole('cell', { name: 'Revoked' }).waitFor();
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await read()).status).toBe(401);

@@ -1,3 +1,5 @@
+import type { ConsoleAnswer } from '@vt/contracts/console';
+
 // The console API from the browser: same origin, the session cookie, JSON both ways. An error
 // answer becomes an ApiError carrying the API's own code, message and field details.
 
@@ -39,37 +41,18 @@ export async function api<T>(
   return json as T;
 }
 
-export interface Me {
-  user: { id: string; email: string; name: string };
-  teams: { id: string; name: string; slug: string; role: 'owner' | 'admin' | 'member' }[];
-  currentTeamId: string | null;
-}
-
-export interface Property {
-  id: string;
-  name: string;
-  domain: string;
-  plan: string;
-  subscriptionStatus: string;
-}
-
-export interface CrawlSetup {
-  endpointUrl: string;
-  token: string | null;
-  status: string;
-  ingestionEnabled: boolean;
-  snippets: { id: string; label: string; code: string }[];
-  notes: string[];
-}
-
-export interface CrawlLog {
-  entries: {
-    at: string;
-    statusCode: number;
-    outcome: string;
-    linesReceived: number | null;
-    linesMatched: number | null;
-    reason: string | null;
-    fix: string | null;
-  }[];
-}
+// Every answer's type is the console API's own schema output, so the UI cannot drift from it.
+export type Me = ConsoleAnswer<'getMe'>;
+export type Property = ConsoleAnswer<'listProperties'>['properties'][number];
+export type PropertyDetail = ConsoleAnswer<'getProperty'>['property'];
+export type TeamDetail = ConsoleAnswer<'getTeam'>;
+export type Member = TeamDetail['members'][number];
+export type CrawlSetup = ConsoleAnswer<'getCrawlSetup'>;
+export type CrawlLog = ConsoleAnswer<'getCrawlLog'>;
+export type Activity = ConsoleAnswer<'getActivity'>;
+export type VisibilityOverTime = ConsoleAnswer<'getVisibilityOverTime'>;
+export type PropertyResponses = ConsoleAnswer<'listPropertyResponses'>;
+export type AnswerRow = PropertyResponses['data'][number];
+export type ShareOfVoice = ConsoleAnswer<'getShareOfVoice'>;
+export type PropertyTasks = ConsoleAnswer<'listPropertyTasks'>;
+export type Role = Member['role'];

@@ -32,9 +32,16 @@ async function demoRowCounts(db: PrismaClient, teamId: string) {
     db.response.count({ where: ofTeam }),
     db.responseSource.count({ where: { response: ofTeam } }),
     db.responseCompetitorMention.count({ where: { response: ofTeam } }),
+    db.crawlerDailyCount.count({ where: ofTeam }),
+    db.crawledPage.count({ where: ofTeam }),
+    db.aiReferralDailyCount.count({ where: ofTeam }),
+    db.lead.count({ where: ofTeam }),
+    db.aiLeadDailyCount.count({ where: ofTeam }),
+    db.deliveryLogEntry.count({ where: ofTeam }),
   ]);
   const names = ['users', 'teams', 'memberships', 'properties', 'apiKeys', 'labels', 'prompts', 'competitors'];
   names.push('actionPlans', 'tasks', 'taskLabels', 'responses', 'responseSources', 'competitorMentions');
+  names.push('crawlerDailyCounts', 'crawledPages', 'aiReferrals', 'leads', 'aiLeadCounts', 'deliveryLog');
   return Object.fromEntries(names.map((name, i) => [name, counts[i]]));
 }
 
@@ -243,6 +250,39 @@ describe('ops demo seed', () => {
     const unset = () => demoApiKey({ CRAWL_TOKEN_SECRET: undefined });
     expect(unset).toThrow(OpsError);
     expect(unset).toThrow(expect.objectContaining({ code: 'not_configured' }));
+  });
+
+  it('gives the paid, active properties 90 whole days of crawler, referral and lead traffic the way the workers count it', async () => {
+    const properties = await db.property.findMany({ where: { teamId: first.team.id } });
+    const yesterday = addUtcDays(utcDay(new Date(`${first.days.to}T00:00:00Z`)), -1);
+    for (const property of properties) {
+      const ingesting = property.plan !== 'free' && property.subscriptionStatus === 'active';
+      const where = { propertyId: property.id };
+      const crawl = await db.crawlerDailyCount.aggregate({ where, _min: { day: true }, _max: { day: true } });
+      if (!ingesting) {
+        expect(crawl._max.day, property.name).toBeNull();
+        continue;
+      }
+      expect(crawl._max.day).toEqual(yesterday);
+      expect(crawl._min.day).toEqual(addUtcDays(yesterday, 1 - DEMO_DAYS));
+      // The AI-attributed lead counts are exactly the matched leads, per day and platform.
+      const matched = await db.lead.groupBy({
+        by: ['day', 'platform'],
+        where: { ...where, matched: true },
+        _count: { _all: true },
+      });
+      const counted = await db.aiLeadDailyCount.findMany({ where });
+      expect(counted.length).toBeGreaterThan(0);
+      expect(new Map(counted.map((c) => [`${formatUtcDay(c.day)}|${c.platform}`, c.leads]))).toEqual(
+        new Map(matched.map((m) => [`${formatUtcDay(m.day)}|${m.platform}`, m._count._all])),
+      );
+      // The crawl log's newest batch was accepted: the crawl setup shows the property connected.
+      const newest = await db.deliveryLogEntry.findFirst({
+        where: { ...where, channel: 'crawl' },
+        orderBy: { createdAt: 'desc' },
+      });
+      expect(newest?.statusCode).toBe(202);
+    }
   });
 
   it('a second run creates no rows in any table and returns the same team, properties and key', async () => {

@@ -33,6 +33,7 @@ import {
   type Rng,
   shuffled,
 } from './content.ts';
+import { demoTraffic } from './traffic.ts';
 
 export const DEMO_TEAM_SLUG = 'demo';
 /** Days of collected answers, ending today (UTC). */
@@ -70,6 +71,12 @@ const TABLES = [
   'responses',
   'responseSources',
   'competitorMentions',
+  'crawlerDailyCounts',
+  'crawledPages',
+  'aiReferrals',
+  'leads',
+  'aiLeadCounts',
+  'deliveryLog',
 ] as const;
 type TableName = (typeof TABLES)[number];
 /** Rows each table gained in this run: all zero when the demo data was already complete. */
@@ -258,7 +265,31 @@ async function seedRows(tx: Tx, issued: IssuedApiKey, now: Date, answers: Answer
   await insert('competitorMentions', answers.mentions, (data) =>
     bulkInsert(tx, 'response_competitor_mentions', MENTION_COLUMNS, data),
   );
+  await insertTraffic(tx, now, insert);
   return { team, apiKey, properties, counts };
+}
+
+/** Site traffic as the workers count it, for the properties that ingest today (paid and active). */
+async function insertTraffic(tx: Tx, now: Date, insert: ReturnType<typeof chunkedInserter>) {
+  const ingesting = DEMO_PROPERTIES.filter((p) => p.plan !== 'free' && p.subscriptionStatus === 'active');
+  for (const [index, spec] of ingesting.entries()) {
+    const rows = demoTraffic(demoId(`property:${spec.key}`), {
+      now,
+      days: DEMO_DAYS,
+      scale: index === 0 ? 1 : 0.4,
+      rng: rngFor(`traffic:${spec.key}:${formatUtcDay(utcDay(now))}`),
+      id: demoId,
+    });
+    const skip = { skipDuplicates: true } as const;
+    await insert('crawlerDailyCounts', rows.crawlerDailyCounts, (data) =>
+      tx.crawlerDailyCount.createMany({ data, ...skip }),
+    );
+    await insert('crawledPages', rows.crawledPages, (data) => tx.crawledPage.createMany({ data, ...skip }));
+    await insert('aiReferrals', rows.aiReferrals, (data) => tx.aiReferralDailyCount.createMany({ data, ...skip }));
+    await insert('leads', rows.leads, (data) => tx.lead.createMany({ data, ...skip }));
+    await insert('aiLeadCounts', rows.aiLeadCounts, (data) => tx.aiLeadDailyCount.createMany({ data, ...skip }));
+    await insert('deliveryLog', rows.deliveryLog, (data) => tx.deliveryLogEntry.createMany({ data, ...skip }));
+  }
 }
 
 /**

@@ -583,3 +583,10 @@ function tagOf(path: string): string {
   };
   return tags[segment] ?? 'Console';
 }
+
+/** What an operation answers, as its schema outputs it: the web UI's types come from here. */
+export type ConsoleAnswer<Id extends ConsoleEndpointId> = (typeof consoleEndpoints)[Id] extends {
+  response: infer Schema extends z.ZodType;
+}
+  ? z.output<Schema>
+  : never;

@@ -1,7 +1,9 @@
 import { useParams } from 'react-router';
-import { api, type CrawlLog, type CrawlSetup, type Me } from '../api.ts';
+import { api, type CrawlLog, type CrawlSetup, type Me, type PropertyDetail } from '../api.ts';
+import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { CopyButton } from '../components/CopyButton.tsx';
 import { canManage, useConsoleData } from '../console-data.tsx';
-import { SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
+import { Loading, SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
 
 const STATUS_MEANING: Record<string, string> = {
   not_verified: 'Not verified: nothing has arrived yet.',
@@ -16,19 +18,36 @@ export function CrawlSetupPage() {
   const { teamId = '', propertyId = '' } = useParams();
   const base = `/api/properties/${propertyId}/crawl`;
   const { data, setData, error, run } = useConsoleData(`${teamId}/${propertyId}`, async () => {
-    const [me, setup, log] = await Promise.all([
+    const [me, detail, setup, log] = await Promise.all([
       api<Me>('/api/me'),
+      api<{ property: PropertyDetail }>(`/api/properties/${propertyId}`, { teamId }),
       api<CrawlSetup>(base, { teamId }),
       api<CrawlLog>(`${base}/log`, { teamId }),
     ]);
-    return { me, setup, log };
+    return { me, property: detail.property, setup, log };
   });
   const me = data?.me ?? null;
   const setup = data?.setup ?? null;
   const log = data?.log ?? null;
 
-  function act(action: 'rotate' | 'disconnect' | 'reconnect') {
-    if (action === 'rotate' && !window.confirm('Rotate the token? The current token stops working at once.')) return;
+  const { ask, dialog } = useConfirm();
+
+  async function act(action: 'rotate' | 'disconnect' | 'reconnect') {
+    const question =
+      action === 'rotate'
+        ? {
+            title: 'Rotate the token?',
+            body: 'The current token stops working at once: every sender must switch to the new one.',
+            confirm: 'Rotate token',
+          }
+        : action === 'disconnect'
+          ? {
+              title: 'Disconnect crawl ingestion?',
+              body: 'Every batch is refused with 403 and logged until you reconnect.',
+              confirm: 'Disconnect',
+            }
+          : null;
+    if (question && !(await ask(question))) return;
     void run(async () => {
       const updated = await api<CrawlSetup>(`${base}/${action}`, { method: 'POST', teamId });
       setData((current) => (current ? { ...current, setup: updated } : current));
@@ -36,16 +55,18 @@ export function CrawlSetupPage() {
   }
 
   return (
-    <ViewPage me={me} teamId={teamId} title="Crawl setup" error={error} back>
+    <ViewPage me={me} teamId={teamId} title="Crawl setup" error={error} property={data?.property}>
+      {dialog}
       {!setup ? (
-        <p className="loading">Loading…</p>
+        <Loading />
       ) : (
         <>
           <StatusLine status={setup.status} meaning={STATUS_MEANING[setup.status] ?? ''} testId="crawl-status" />
           <dl>
             <dt>Endpoint</dt>
             <dd>
-              <code data-testid="endpoint-url">{setup.endpointUrl}</code>
+              <code data-testid="endpoint-url">{setup.endpointUrl}</code>{' '}
+              <CopyButton value={setup.endpointUrl} label="endpoint URL" />
             </dd>
             <dt>Token</dt>
             <dd>
@@ -78,6 +99,7 @@ export function CrawlSetupPage() {
             <details key={s.id}>
               <summary>{s.label}</summary>
               <pre>{s.code}</pre>
+              <CopyButton value={s.code} label={s.label} />
             </details>
           ))}
           <h2>Delivery log</h2>

@@ -31,8 +31,9 @@ export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
       )}
       {me && <Link to={`/t/${teamId}`}>Properties</Link>}
       {me && <Link to={`/t/${teamId}/keys`}>API keys</Link>}
+      {me && <Link to={`/t/${teamId}/settings`}>Team</Link>}
       <span className="spacer" />
-      {me && <span>{me.user.email}</span>}
+      {me && <span className="who">{me.user.email}</span>}
       <button type="button" onClick={signOut}>
         Sign out
       </button>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useParams } from 'react-router';
 import { api, type Me, type Property } from '../api.ts';
+import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import { ViewPage } from './ViewPage.tsx';
 
@@ -57,8 +58,15 @@ export function KeysPage() {
     });
   }
 
-  function revoke(key: ApiKey) {
-    if (!window.confirm(`Revoke ${key.name} (${key.prefix}…)? Requests with it are refused from now on.`)) return;
+  const { ask, dialog } = useConfirm();
+
+  async function revoke(key: ApiKey) {
+    const yes = await ask({
+      title: `Revoke ${key.name}?`,
+      body: `Requests with ${key.prefix}… are refused from now on. This cannot be undone.`,
+      confirm: 'Revoke key',
+    });
+    if (!yes) return;
     void run(async () => {
       await api(`/api/keys/${key.id}`, { method: 'DELETE', teamId });
       await reload();
@@ -67,6 +75,7 @@ export function KeysPage() {
 
   return (
     <ViewPage me={me} teamId={teamId} title="Read API keys" error={error} back>
+      {dialog}
       {created && (
         <section className="once" aria-label="New key" data-testid="new-key">
           <p>

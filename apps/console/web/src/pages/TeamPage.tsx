@@ -53,10 +53,13 @@ export function TeamPage() {
           <tbody>
             {data.properties.map((p) => (
               <tr key={p.id}>
-                <td>{p.name}</td>
+                <td>
+                  <Link to={`/t/${teamId}/p/${p.id}/activity`}>{p.name}</Link>
+                </td>
                 <td>{p.domain}</td>
                 <td>{p.plan}</td>
                 <td>
+                  <Link to={`/t/${teamId}/p/${p.id}/answers`}>AI answers</Link>{' '}
                   <Link to={`/t/${teamId}/p/${p.id}/crawl`}>Crawl setup</Link>{' '}
                   <Link to={`/t/${teamId}/p/${p.id}/webhook`}>Lead webhook</Link>
                 </td>

@@ -1,26 +1,55 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, NavLink } from 'react-router';
 import type { Me } from '../api.ts';
+import { CopyButton } from '../components/CopyButton.tsx';
 import { ErrorLine } from '../console-data.tsx';
 import { Header } from './Header.tsx';
 
-/** The frame of every signed-in view: the header, a way back to the team's properties, the title, the error line. */
+const PROPERTY_TABS = [
+  ['activity', 'Activity'],
+  ['answers', 'AI answers'],
+  ['settings', 'Brand and prompts'],
+  ['crawl', 'Crawl setup'],
+  ['webhook', 'Lead webhook'],
+] as const;
+
+/**
+ * The frame of every signed-in view: the header, the title, the error line. A property's views
+ * also get its name and their tabs; the others a way back to the team's properties.
+ */
 export function ViewPage(props: {
   me: Me | null;
   teamId: string;
   title: string;
   error: string | null;
   back?: boolean;
+  property?: { id: string; name: string; domain: string } | null;
   children: ReactNode;
 }) {
+  const { property, teamId } = props;
   return (
     <>
-      <Header me={props.me} teamId={props.teamId} />
+      <Header me={props.me} teamId={teamId} />
       <main>
         {props.back && (
           <p>
-            <Link to={`/t/${props.teamId}`}>← Properties</Link>
+            <Link to={`/t/${teamId}`}>← Properties</Link>
           </p>
+        )}
+        {property && (
+          <>
+            <p className="crumbs">
+              <Link to={`/t/${teamId}`}>Properties</Link> / <strong>{property.name}</strong>{' '}
+              <span className="hint">{property.domain}</span>
+            </p>
+            <nav className="tabs" aria-label="Property">
+              {PROPERTY_TABS.map(([path, label]) => (
+                <NavLink key={path} to={`/t/${teamId}/p/${property.id}/${path}`}>
+                  {label}
+                </NavLink>
+              ))}
+            </nav>
+          </>
         )}
         <h1>{props.title}</h1>
         <ErrorLine error={props.error} />
@@ -29,6 +58,13 @@ export function ViewPage(props: {
     </>
   );
 }
+
+/** What a view shows while its data loads. */
+export const Loading = () => (
+  <p className="loading" aria-live="polite">
+    Loading…
+  </p>
+);
 
 /** A connection status as a badge, followed by what it means. */
 export function StatusLine({ status, meaning, testId }: { status: string; meaning: string; testId: string }) {
@@ -45,7 +81,9 @@ export function StatusLine({ status, meaning, testId }: { status: string; meanin
 /** A token or secret for owners and admins; for members, the sentence saying who sees it. */
 export function SecretValue({ value, testId }: { value: string | null; testId: string }) {
   return value ? (
-    <code data-testid={testId}>{value}</code>
+    <>
+      <code data-testid={testId}>{value}</code> <CopyButton value={value} label={testId.replace('-', ' ')} />
+    </>
   ) : (
     <span data-testid={`${testId}-hidden`}>Shown to owners and admins only.</span>
   );

@@ -1,26 +1,12 @@
+import type { ConsoleAnswer } from '@vt/contracts/console';
 import { useParams } from 'react-router';
-import { api, type Me } from '../api.ts';
+import { api, type Me, type PropertyDetail } from '../api.ts';
+import { CopyButton } from '../components/CopyButton.tsx';
 import { useConsoleData } from '../console-data.tsx';
-import { SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
+import { Loading, SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
 
-interface WebhookSetup {
-  url: string;
-  signingSecret: string | null;
-  status: 'not_verified' | 'rejecting' | 'verified';
-  notes: string[];
-}
-
-interface WebhookLog {
-  entries: {
-    at: string;
-    statusCode: number;
-    outcome: string;
-    reason: string | null;
-    fix: string | null;
-    eventId: string | null;
-    requestBody: string | null;
-  }[];
-}
+type WebhookSetup = ConsoleAnswer<'getWebhookSetup'>;
+type WebhookLog = ConsoleAnswer<'getWebhookLog'>;
 
 const STATUS_MEANING: Record<WebhookSetup['status'], string> = {
   not_verified: 'Not verified: nothing has arrived yet.',
@@ -59,28 +45,29 @@ export function WebhookSetupPage() {
   const { teamId = '', propertyId = '' } = useParams();
   const { data, error } = useConsoleData(`${teamId}/${propertyId}`, async () => {
     const base = `/api/properties/${propertyId}/webhook`;
-    const [me, setup, log] = await Promise.all([
+    const [me, detail, setup, log] = await Promise.all([
       api<Me>('/api/me'),
+      api<{ property: PropertyDetail }>(`/api/properties/${propertyId}`, { teamId }),
       api<WebhookSetup>(base, { teamId }),
       api<WebhookLog>(`${base}/log`, { teamId }),
     ]);
-    return { me, setup, log };
+    return { me, property: detail.property, setup, log };
   });
   const me = data?.me ?? null;
   const setup = data?.setup ?? null;
   const log = data?.log ?? null;
 
   return (
-    <ViewPage me={me} teamId={teamId} title="Lead webhook" error={error} back>
+    <ViewPage me={me} teamId={teamId} title="Lead webhook" error={error} property={data?.property}>
       {!setup ? (
-        <p className="loading">Loading…</p>
+        <Loading />
       ) : (
         <>
           <StatusLine status={setup.status} meaning={STATUS_MEANING[setup.status]} testId="webhook-status" />
           <dl>
             <dt>URL</dt>
             <dd>
-              <code data-testid="webhook-url">{setup.url}</code>
+              <code data-testid="webhook-url">{setup.url}</code> <CopyButton value={setup.url} label="webhook URL" />
             </dd>
             <dt>Signing secret</dt>
             <dd>

@@ -1,0 +1,71 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createMetricsRegistry } from '@vt/service-runtime';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { build } from 'vite';
+import { buildConsoleApp, type ConsoleAppDeps } from '../app.ts';
+
+// What the browser tests share: the UI built into a temporary directory, the console app serving
+// it on a loopback port, Debian's Chromium driven by playwright-core, signing in as a person does.
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Screenshots of every view the tests visit (gitignored). */
+export const TEST_SCREENSHOTS = fileURLToPath(new URL('../../test-screenshots/', import.meta.url));
+
+export interface ConsoleInBrowser {
+  base: string;
+  browser: Browser;
+  /** A new page at the given viewport, signed in as `person`, on the team they land on. */
+  signIn(person: { email: string; password: string }, viewport?: { width: number; height: number }): Promise<Page>;
+  /** A full-page screenshot into `dir` (the test screenshots by default). */
+  shot(page: Page, name: string, dir?: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the UI, serves it with the console app built from `appDeps`, and starts Chromium. */
+export async function openConsoleInBrowser(appDeps: ConsoleAppDeps): Promise<ConsoleInBrowser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`The browser tests need Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`);
+  }
+  const outDir = mkdtempSync(join(tmpdir(), 'vt-web-'));
+  await build({
+    configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)),
+    build: { outDir, emptyOutDir: true },
+    logLevel: 'error',
+  });
+  const app = buildConsoleApp({ ...appDeps, registry: createMetricsRegistry('console'), webRoot: outDir });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+  });
+  mkdirSync(TEST_SCREENSHOTS, { recursive: true });
+
+  return {
+    base,
+    browser,
+    async signIn(person, viewport = { width: 1280, height: 900 }) {
+      const page = await browser.newPage({ viewport });
+      await page.goto(`${base}/sign-in`);
+      await page.getByLabel('Email').fill(person.email);
+      await page.getByLabel('Password').fill(person.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/t\/[0-9a-f-]{36}$/);
+      return page;
+    },
+    async shot(page, name, dir = TEST_SCREENSHOTS) {
+      await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(outDir, { recursive: true, force: true });
+    },
+  };
+}

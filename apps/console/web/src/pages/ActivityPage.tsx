@@ -1,0 +1,206 @@
+import { Link, useParams } from 'react-router';
+import { type Activity, api, type Me, type PropertyDetail, type TeamDetail } from '../api.ts';
+import { StackedDailyBars } from '../components/charts.tsx';
+import { RangePicker } from '../components/RangePicker.tsx';
+import { Table } from '../components/Table.tsx';
+import { useConsoleData } from '../console-data.tsx';
+import { daysOf, pivotByDay, useDayRange } from '../range.ts';
+import { Loading, ViewPage } from './ViewPage.tsx';
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
+
+/** What AI crawlers read, which humans AI answers sent, and the leads they became, over a day range. */
+export function ActivityPage() {
+  const { teamId = '', propertyId = '' } = useParams();
+  const range = useDayRange();
+  const { data, error } = useConsoleData(`${teamId}/${propertyId}/${range.key}`, async () => {
+    const [me, team, detail] = await Promise.all([
+      api<Me>('/api/me'),
+      api<TeamDetail>('/api/team', { teamId }),
+      api<{ property: PropertyDetail }>(`/api/properties/${propertyId}`, { teamId }),
+    ]);
+    const { from, to } = range.resolve(team.team.settings.defaultDayRange ?? 30);
+    const activity = await api<Activity>(`/api/properties/${propertyId}/activity?from=${from}&to=${to}`, { teamId });
+    return { me, property: detail.property, activity };
+  });
+  const activity = data?.activity;
+
+  return (
+    <ViewPage me={data?.me ?? null} teamId={teamId} title="Activity" error={error} property={data?.property}>
+      {!activity ? <Loading /> : <ActivityViews activity={activity} teamId={teamId} onRange={range.set} />}
+    </ViewPage>
+  );
+}
+
+function ActivityViews({
+  activity,
+  teamId,
+  onRange,
+}: {
+  activity: Activity;
+  teamId: string;
+  onRange: (r: { from: string; to: string }) => void;
+}) {
+  const days = daysOf(activity.from, activity.to);
+  const hits = sum(activity.crawlerDaily.map((d) => d.hits));
+  const verified = sum(activity.crawlerDaily.map((d) => d.verified));
+  const visits = sum(activity.aiReferrals.map((r) => r.visits));
+  const aiLeads = sum(activity.aiLeadsDaily.map((d) => d.leads));
+  const crawl = `/t/${teamId}/p/${activity.propertyId}/crawl`;
+
+  const crawlerChart = pivotByDay(
+    days,
+    activity.crawlerDaily.flatMap((d) => [
+      { date: d.date, key: 'verified', value: d.verified },
+      { date: d.date, key: 'unverified', value: d.unverified },
+      { date: d.date, key: 'unverifiable', value: d.unverifiable },
+    ]),
+    (r) => r.date,
+    (r) => r.key,
+    (r) => r.value,
+  );
+  const referralChart = pivotByDay(
+    days,
+    activity.aiReferralsDaily,
+    (r) => r.date,
+    (r) => r.platform,
+    (r) => r.visits,
+  );
+  const leadChart = pivotByDay(
+    days,
+    activity.aiLeadsDaily,
+    (r) => r.date,
+    (r) => r.platform,
+    (r) => r.leads,
+  );
+
+  return (
+    <>
+      <RangePicker from={activity.from} to={activity.to} onChange={onRange} />
+      <dl className="totals" data-testid="activity-totals">
+        <div>
+          <dt>AI crawler hits</dt>
+          <dd data-testid="total-hits">{hits.toLocaleString()}</dd>
+        </div>
+        <div>
+          <dt>Verified</dt>
+          <dd>{hits ? `${Math.round((verified / hits) * 100)}%` : '–'}</dd>
+        </div>
+        <div>
+          <dt>AI-referred visits</dt>
+          <dd data-testid="total-visits">{visits.toLocaleString()}</dd>
+        </div>
+        <div>
+          <dt>AI-attributed leads</dt>
+          <dd data-testid="total-leads">{aiLeads.toLocaleString()}</dd>
+        </div>
+      </dl>
+
+      <section aria-labelledby="crawlers-title">
+        <h2 id="crawlers-title">AI crawler hits per day</h2>
+        {hits === 0 ? (
+          <div className="empty" data-testid="crawl-empty">
+            <p>No AI crawler visit in this range.</p>
+            <p>
+              Send your site's request log to the ingest endpoint: the <Link to={crawl}>crawl setup</Link> has the
+              endpoint, the token and ready-to-run senders. Only AI crawlers and AI-referred visits are kept.
+            </p>
+          </div>
+        ) : (
+          <>
+            <StackedDailyBars
+              data={crawlerChart.data}
+              keys={['verified', 'unverified', 'unverifiable']}
+              summary={`${hits} AI crawler hits from ${activity.from} to ${activity.to}, ${verified} verified`}
+              testId="crawler-chart"
+            />
+            <p className="hint">
+              Verified: the request came from the operator's published IP ranges. Unverified: it claimed an AI crawler's
+              name from elsewhere. Unverifiable: the operator publishes no ranges.
+            </p>
+            <div className="columns">
+              <Table
+                testId="crawlers"
+                caption="By crawler"
+                head={['Crawler', 'Operator', 'Hits', 'Verified']}
+                rows={activity.crawlers.map((c) => [c.crawler, c.operator, c.hits, c.verified])}
+              />
+              <Table
+                testId="top-pages"
+                caption="Top pages (all time)"
+                head={['Path', 'Hits', 'Last read']}
+                rows={activity.topPages.map((p) => [p.path, p.hits, when(p.lastSeenAt)])}
+              />
+            </div>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="referrals-title">
+        <h2 id="referrals-title">Visits from AI answers</h2>
+        {visits === 0 ? (
+          <p className="empty">
+            No visit from an AI assistant in this range. People who click a link in ChatGPT, Perplexity, Claude, Gemini
+            or Copilot show up here from the same request log.
+          </p>
+        ) : (
+          <>
+            <StackedDailyBars
+              data={referralChart.data}
+              keys={referralChart.keys}
+              summary={`${visits} AI-referred visits from ${activity.from} to ${activity.to}`}
+              testId="referral-chart"
+            />
+            <div className="columns">
+              <Table
+                testId="referrals"
+                caption="By platform"
+                head={['Platform', 'Visits']}
+                rows={activity.aiReferrals.map((r) => [r.platform, r.visits])}
+              />
+              <Table
+                testId="landing-paths"
+                caption="Landing pages"
+                head={['Path', 'Visits']}
+                rows={activity.topLandingPaths.map((p) => [p.path, p.visits])}
+              />
+            </div>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="leads-title">
+        <h2 id="leads-title">Leads</h2>
+        {aiLeads > 0 && (
+          <StackedDailyBars
+            data={leadChart.data}
+            keys={leadChart.keys}
+            summary={`${aiLeads} AI-attributed leads from ${activity.from} to ${activity.to}`}
+            testId="lead-chart"
+          />
+        )}
+        {activity.recentLeads.length === 0 ? (
+          <p className="empty">
+            No lead yet. Point your form or CRM at the{' '}
+            <Link to={`/t/${teamId}/p/${activity.propertyId}/webhook`}>lead webhook</Link>: each lead is attributed to
+            the AI platform that sent its visitor.
+          </p>
+        ) : (
+          <Table
+            testId="recent-leads"
+            caption="Recent leads (the 20 newest, any day)"
+            head={['Received', 'Contact', 'AI platform', 'Landing page', 'Referrer']}
+            rows={activity.recentLeads.slice(0, 20).map((l) => [
+              when(l.receivedAt),
+              l.email ?? l.contact,
+              l.matched ? l.platform : 'not from AI',
+              l.landingPath ?? '',
+              l.referrer ?? l.utmSource ?? '',
+            ])}
+          />
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,271 @@
+import type { FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api, type Me, type PropertyDetail } from '../api.ts';
+import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { canManage, useConsoleData } from '../console-data.tsx';
+import { Loading, ViewPage } from './ViewPage.tsx';
+
+/** "Acme, ACME Corp" or one per line → the API's term list. */
+const termsOf = (text: FormDataEntryValue | null) =>
+  String(text ?? '')
+    .split(/[\n,]/)
+    .map((t) => t.trim())
+    .filter(Boolean);
+
+/** A property's name, plan and brand terms, the competitors it is compared with, and the prompts asked daily. */
+export function PropertySettingsPage() {
+  const { teamId = '', propertyId = '' } = useParams();
+  const navigate = useNavigate();
+  const base = `/api/properties/${propertyId}`;
+  const { ask, dialog } = useConfirm();
+  const { data, setData, error, run } = useConsoleData(`${teamId}/${propertyId}`, async () => {
+    const [me, detail] = await Promise.all([api<Me>('/api/me'), api<{ property: PropertyDetail }>(base, { teamId })]);
+    return { me, property: detail.property };
+  });
+  const me = data?.me ?? null;
+  const property = data?.property ?? null;
+  const manages = canManage(me, teamId);
+  const refresh = async () => {
+    const detail = await api<{ property: PropertyDetail }>(base, { teamId });
+    setData((current) => (current ? { ...current, property: detail.property } : current));
+  };
+  const submit =
+    (change: (fields: FormData) => Promise<unknown>, reset = true) =>
+    (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      const form = event.currentTarget;
+      const fields = new FormData(form);
+      void run(async () => {
+        await change(fields);
+        if (reset) form.reset();
+        await refresh();
+      });
+    };
+
+  return (
+    <ViewPage me={me} teamId={teamId} title="Brand and prompts" error={error} property={property}>
+      {dialog}
+      {!property ? (
+        <Loading />
+      ) : (
+        <>
+          {!manages && <p className="note">Owners and admins change these; you see them as they are.</p>}
+          <section aria-labelledby="brand-title">
+            <h2 id="brand-title">Brand</h2>
+            {manages ? (
+              <form
+                aria-label="Brand"
+                className="inline"
+                key={property.brandTerms.join('\n') + property.name + property.plan}
+                onSubmit={submit(
+                  (f) =>
+                    api(base, {
+                      method: 'PATCH',
+                      teamId,
+                      body: { name: f.get('name'), plan: f.get('plan'), brandTerms: termsOf(f.get('brandTerms')) },
+                    }),
+                  false,
+                )}
+              >
+                <label>
+                  Name <input name="name" required maxLength={200} defaultValue={property.name} />
+                </label>
+                <label>
+                  Plan{' '}
+                  <select name="plan" defaultValue={property.plan}>
+                    <option value="free">Free (no ingest, not on /v1)</option>
+                    <option value="starter">Starter</option>
+                    <option value="growth">Growth</option>
+                    <option value="scale">Scale</option>
+                  </select>
+                </label>
+                <label className="wide">
+                  Brand terms (one per line: the names an answer may use for you)
+                  <textarea name="brandTerms" rows={3} required defaultValue={property.brandTerms.join('\n')} />
+                </label>
+                <p className="hint wide">Changing the terms judges every stored answer again, in the background.</p>
+                <button type="submit">Save brand</button>
+              </form>
+            ) : (
+              <dl>
+                <dt>Plan</dt>
+                <dd>{property.plan}</dd>
+                <dt>Brand terms</dt>
+                <dd data-testid="brand-terms">{property.brandTerms.join(', ')}</dd>
+              </dl>
+            )}
+          </section>
+
+          <section aria-labelledby="competitors-title">
+            <h2 id="competitors-title">Competitors</h2>
+            {property.competitors.length === 0 ? (
+              <p className="empty">No competitor tracked: add the brands you want your share of voice compared with.</p>
+            ) : (
+              <ul className="rows" data-testid="competitors">
+                {property.competitors.map((c) => (
+                  <li key={c.id}>
+                    <strong>{c.name}</strong> {c.domain && <span className="hint">{c.domain}</span>}{' '}
+                    <span className="hint">matches {c.terms.join(', ')}</span>
+                    {manages && (
+                      <button
+                        type="button"
+                        className="secondary small"
+                        onClick={async () => {
+                          const yes = await ask({
+                            title: `Stop tracking ${c.name}?`,
+                            body: 'Its mentions in stored answers go with it.',
+                            confirm: 'Stop tracking',
+                          });
+                          if (yes)
+                            void run(async () => {
+                              await api(`${base}/competitors/${c.id}`, { method: 'DELETE', teamId });
+                              await refresh();
+                            });
+                        }}
+                      >
+                        Remove
+                      </button>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {manages && (
+              <form
+                aria-label="Add a competitor"
+                className="inline"
+                onSubmit={submit((f) =>
+                  api(`${base}/competitors`, {
+                    method: 'POST',
+                    teamId,
+                    body: {
+                      name: f.get('name'),
+                      ...(f.get('domain') ? { domain: f.get('domain') } : {}),
+                      ...(termsOf(f.get('terms')).length ? { terms: termsOf(f.get('terms')) } : {}),
+                    },
+                  }),
+                )}
+              >
+                <label>
+                  Competitor <input name="name" required maxLength={200} />
+                </label>
+                <label>
+                  Domain (optional) <input name="domain" placeholder="rival.com" />
+                </label>
+                <label>
+                  Other names (optional, comma-separated) <input name="terms" />
+                </label>
+                <button type="submit">Add competitor</button>
+              </form>
+            )}
+          </section>
+
+          <section aria-labelledby="prompts-title">
+            <h2 id="prompts-title">Prompts</h2>
+            <p className="hint">Each active prompt is asked on every AI platform once a day.</p>
+            {property.prompts.length === 0 ? (
+              <p className="empty">No prompt yet: add the questions your customers ask an AI assistant.</p>
+            ) : (
+              <ul className="rows" data-testid="prompts">
+                {property.prompts.map((p) => (
+                  <li key={p.id} className={p.active ? undefined : 'paused'}>
+                    <span>{p.text}</span> {p.tags.length > 0 && <span className="hint">{p.tags.join(', ')}</span>}{' '}
+                    {!p.active && <span className="badge">paused</span>}
+                    {manages && (
+                      <span className="actions">
+                        <button
+                          type="button"
+                          className="secondary small"
+                          onClick={() =>
+                            run(async () => {
+                              await api(`${base}/prompts/${p.id}`, {
+                                method: 'PATCH',
+                                teamId,
+                                body: { active: !p.active },
+                              });
+                              await refresh();
+                            })
+                          }
+                        >
+                          {p.active ? 'Pause' : 'Resume'}
+                        </button>
+                        <button
+                          type="button"
+                          className="secondary small"
+                          onClick={async () => {
+                            const yes = await ask({
+                              title: 'Delete this prompt?',
+                              body: `“${p.text}” and every answer collected for it are deleted. Pause it to keep them.`,
+                              confirm: 'Delete prompt',
+                            });
+                            if (yes)
+                              void run(async () => {
+                                await api(`${base}/prompts/${p.id}`, { method: 'DELETE', teamId });
+                                await refresh();
+                              });
+                          }}
+                        >
+                          Delete
+                        </button>
+                      </span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {manages && (
+              <form
+                aria-label="Add a prompt"
+                className="inline"
+                onSubmit={submit((f) =>
+                  api(`${base}/prompts`, {
+                    method: 'POST',
+                    teamId,
+                    body: {
+                      text: f.get('text'),
+                      ...(termsOf(f.get('tags')).length ? { tags: termsOf(f.get('tags')) } : {}),
+                    },
+                  }),
+                )}
+              >
+                <label className="wide">
+                  Prompt{' '}
+                  <input name="text" required maxLength={2000} placeholder="What is the best CRM for startups?" />
+                </label>
+                <label>
+                  Tags (optional, comma-separated) <input name="tags" />
+                </label>
+                <button type="submit">Add prompt</button>
+              </form>
+            )}
+          </section>
+
+          {manages && (
+            <section aria-labelledby="danger-title" className="danger-zone">
+              <h2 id="danger-title">Delete the property</h2>
+              <p>Everything collected for {property.domain} is deleted: counts, answers, leads and logs.</p>
+              <button
+                type="button"
+                className="danger"
+                onClick={async () => {
+                  const yes = await ask({
+                    title: `Delete ${property.name}?`,
+                    body: `Everything collected for ${property.domain} is deleted at once; this cannot be undone.`,
+                    confirm: 'Delete property',
+                  });
+                  if (yes)
+                    void run(async () => {
+                      await api(base, { method: 'DELETE', teamId });
+                      navigate(`/t/${teamId}`);
+                    });
+                }}
+              >
+                Delete property
+              </button>
+            </section>
+          )}
+        </>
+      )}
+    </ViewPage>
+  );
+}

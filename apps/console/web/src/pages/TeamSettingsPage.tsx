@@ -1,0 +1,288 @@
+import { type FormEvent, useId } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { api, type Me, type Member, type Role, type TeamDetail } from '../api.ts';
+import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { useConsoleData } from '../console-data.tsx';
+import { removalRefusal, roleChangeRefusal } from '../roles.ts';
+import { Loading, ViewPage } from './ViewPage.tsx';
+
+const ROLES: Role[] = ['owner', 'admin', 'member'];
+
+/** The team's name, slug, settings and branding, and its members with their roles. */
+export function TeamSettingsPage() {
+  const { teamId = '' } = useParams();
+  const navigate = useNavigate();
+  const { ask, dialog } = useConfirm();
+  const { data, setData, error, run } = useConsoleData(teamId, async () => {
+    const [me, team] = await Promise.all([api<Me>('/api/me'), api<TeamDetail>('/api/team', { teamId })]);
+    return { me, team };
+  });
+  const detail = data?.team ?? null;
+  const refresh = async () => {
+    const team = await api<TeamDetail>('/api/team', { teamId });
+    setData((current) => (current ? { ...current, team } : current));
+  };
+  const manages = detail?.role === 'owner' || detail?.role === 'admin';
+
+  function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const f = new FormData(event.currentTarget);
+    const text = (name: string) => String(f.get(name) ?? '').trim();
+    const optional = (name: string) => (text(name) ? { [name]: text(name) } : {});
+    void run(async () => {
+      await api('/api/team', {
+        method: 'PATCH',
+        teamId,
+        body: {
+          name: text('name'),
+          slug: text('slug'),
+          settings: {
+            ...optional('timeZone'),
+            weekStartsOn: text('weekStartsOn'),
+            defaultDayRange: Number(text('defaultDayRange')),
+          },
+          branding: { ...optional('displayName'), ...optional('logoUrl'), accentColor: text('accentColor') },
+        },
+      });
+      await refresh();
+    });
+  }
+
+  function addMember(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const f = new FormData(form);
+    void run(async () => {
+      await api('/api/team/members', { method: 'POST', teamId, body: { email: f.get('email'), role: f.get('role') } });
+      form.reset();
+      await refresh();
+    });
+  }
+
+  return (
+    <ViewPage me={data?.me ?? null} teamId={teamId} title="Team" error={error} back>
+      {dialog}
+      {!detail ? (
+        <Loading />
+      ) : (
+        <>
+          <section aria-labelledby="team-title">
+            <h2 id="team-title">Settings and branding</h2>
+            {!manages && <p className="note">Owners and admins change these.</p>}
+            <form
+              aria-label="Team settings"
+              className="inline"
+              onSubmit={save}
+              key={detail.team.slug + detail.team.name}
+            >
+              <fieldset disabled={!manages} className="contents">
+                <label>
+                  Name <input name="name" required maxLength={200} defaultValue={detail.team.name} />
+                </label>
+                <label>
+                  URL name (slug){' '}
+                  <input
+                    name="slug"
+                    required
+                    minLength={3}
+                    maxLength={48}
+                    pattern="[a-z0-9]([a-z0-9\-]*[a-z0-9])?"
+                    title="Lower-case letters, digits and inner hyphens"
+                    defaultValue={detail.team.slug}
+                  />
+                </label>
+                <label>
+                  Time zone{' '}
+                  <input
+                    name="timeZone"
+                    placeholder="Europe/Paris"
+                    defaultValue={detail.team.settings.timeZone ?? ''}
+                  />
+                </label>
+                <label>
+                  Week starts on{' '}
+                  <select name="weekStartsOn" defaultValue={detail.team.settings.weekStartsOn ?? 'monday'}>
+                    <option value="monday">Monday</option>
+                    <option value="sunday">Sunday</option>
+                  </select>
+                </label>
+                <label>
+                  Views open with{' '}
+                  <select name="defaultDayRange" defaultValue={String(detail.team.settings.defaultDayRange ?? 30)}>
+                    <option value="7">7 days</option>
+                    <option value="30">30 days</option>
+                    <option value="90">90 days</option>
+                  </select>
+                </label>
+                <label>
+                  Display name{' '}
+                  <input name="displayName" maxLength={200} defaultValue={detail.team.branding.displayName ?? ''} />
+                </label>
+                <label>
+                  Logo URL (https){' '}
+                  <input
+                    name="logoUrl"
+                    type="url"
+                    pattern="https://.*"
+                    defaultValue={detail.team.branding.logoUrl ?? ''}
+                  />
+                </label>
+                <label>
+                  Accent colour{' '}
+                  <input name="accentColor" type="color" defaultValue={detail.team.branding.accentColor ?? '#2450d6'} />
+                </label>
+                {manages && <button type="submit">Save team</button>}
+              </fieldset>
+            </form>
+          </section>
+
+          <section aria-labelledby="members-title">
+            <h2 id="members-title">Members</h2>
+            <Members
+              detail={detail}
+              me={data?.me ?? null}
+              onRole={(m, role) =>
+                run(async () => {
+                  await api('/api/team/role', { method: 'PUT', teamId, body: { userId: m.userId, role } });
+                  await refresh();
+                })
+              }
+              onRemove={async (m, isSelf) => {
+                const yes = await ask(
+                  isSelf
+                    ? { title: 'Leave the team?', body: 'You lose access to its data at once.', confirm: 'Leave team' }
+                    : {
+                        title: `Remove ${m.name}?`,
+                        body: `${m.email} loses access to ${detail.team.name} at once.`,
+                        confirm: 'Remove member',
+                      },
+                );
+                if (!yes) return;
+                void run(async () => {
+                  if (isSelf) {
+                    await api('/api/team/leave', { method: 'POST', teamId });
+                    navigate('/');
+                  } else {
+                    await api(`/api/team/members/${m.userId}`, { method: 'DELETE', teamId });
+                    await refresh();
+                  }
+                });
+              }}
+            />
+            {manages && (
+              <form aria-label="Add a member" className="inline" onSubmit={addMember}>
+                <label>
+                  Email of a person with an account <input name="email" type="email" required />
+                </label>
+                <label>
+                  Role{' '}
+                  <select name="role" defaultValue="member">
+                    {ROLES.map((r) => (
+                      <option key={r} value={r} disabled={r === 'owner' && detail.role !== 'owner'}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <button type="submit">Add member</button>
+              </form>
+            )}
+          </section>
+        </>
+      )}
+    </ViewPage>
+  );
+}
+
+function Members(props: {
+  detail: TeamDetail;
+  me: Me | null;
+  onRole: (m: Member, role: Role) => void;
+  onRemove: (m: Member, isSelf: boolean) => void;
+}) {
+  const { detail } = props;
+  const owners = detail.members.filter((m) => m.role === 'owner').length;
+  const reasonId = useId();
+  return (
+    <div className="table-scroll">
+      <table data-testid="members">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col" />
+          </tr>
+        </thead>
+        <tbody>
+          {detail.members.map((m, i) => {
+            const isSelf = m.userId === props.me?.user.id;
+            // The role menu is disabled, with the reason, when every other role would be refused.
+            const refusals = ROLES.filter((r) => r !== m.role).map((r) => roleChangeRefusal(detail.role, m, r, owners));
+            const roleReason = refusals.every(Boolean) ? (refusals[0] ?? null) : null;
+            const removeReason = removalRefusal(detail.role, m, owners, isSelf);
+            const showControls = detail.role !== 'member' || isSelf;
+            return (
+              <tr key={m.userId} data-testid={`member-${m.email}`}>
+                <td>
+                  {m.name} {isSelf && <span className="hint">(you)</span>}
+                </td>
+                <td>{m.email}</td>
+                <td>
+                  {detail.role === 'member' ? (
+                    m.role
+                  ) : (
+                    <>
+                      <select
+                        aria-label={`Role of ${m.name}`}
+                        value={m.role}
+                        disabled={roleReason !== null}
+                        aria-describedby={roleReason ? `${reasonId}-role-${i}` : undefined}
+                        onChange={(e) => props.onRole(m, e.target.value as Role)}
+                      >
+                        {ROLES.map((r) => (
+                          <option
+                            key={r}
+                            value={r}
+                            disabled={r !== m.role && !!roleChangeRefusal(detail.role, m, r, owners)}
+                          >
+                            {r}
+                          </option>
+                        ))}
+                      </select>
+                      {roleReason && (
+                        <small className="reason" id={`${reasonId}-role-${i}`}>
+                          {roleReason}
+                        </small>
+                      )}
+                    </>
+                  )}
+                </td>
+                <td>
+                  {showControls && (
+                    <>
+                      <button
+                        type="button"
+                        className="secondary small"
+                        disabled={removeReason !== null}
+                        aria-describedby={removeReason ? `${reasonId}-remove-${i}` : undefined}
+                        onClick={() => props.onRemove(m, isSelf)}
+                      >
+                        {isSelf ? 'Leave team' : 'Remove'}
+                      </button>
+                      {removeReason && (
+                        <small className="reason" id={`${reasonId}-remove-${i}`}>
+                          {removeReason}
+                        </small>
+                      )}
+                    </>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
