@@ -20,8 +20,8 @@ export interface ConsoleInBrowser {
   browser: Browser;
   /** A new page at the given viewport, signed in as `person`, on the team they land on. */
   signIn(person: { email: string; password: string }, viewport?: { width: number; height: number }): Promise<Page>;
-  /** A full-page screenshot into `dir` (the test screenshots by default). */
-  shot(page: Page, name: string, dir?: string): Promise<void>;
+  /** A screenshot into `dir` (the test screenshots by default), of the whole page unless `fullPage` is false. */
+  shot(page: Page, name: string, dir?: string, options?: { fullPage?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,8 +59,8 @@ export async function openConsoleInBrowser(appDeps: ConsoleAppDeps): Promise<Con
       await page.waitForURL(/\/t\/[0-9a-f-]{36}$/);
       return page;
     },
-    async shot(page, name, dir = TEST_SCREENSHOTS) {
-      await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+    async shot(page, name, dir = TEST_SCREENSHOTS, options = {}) {
+      await page.screenshot({ path: join(dir, `${name}.png`), fullPage: options.fullPage ?? true });
     },
     async close() {
       await browser.close();

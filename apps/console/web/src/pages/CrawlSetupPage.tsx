@@ -80,11 +80,11 @@ export function CrawlSetupPage() {
           ))}
           {canManage(me, teamId) && (
             <p className="actions">
-              <button type="button" onClick={() => act('rotate')}>
+              <button type="button" className="secondary" onClick={() => act('rotate')}>
                 Rotate token
               </button>
               {setup.ingestionEnabled ? (
-                <button type="button" onClick={() => act('disconnect')}>
+                <button type="button" className="danger" onClick={() => act('disconnect')}>
                   Disconnect
                 </button>
               ) : (

@@ -1,0 +1,78 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists } from '@vt/db';
+import { runScript, testEnv } from '@vt/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
+import { createConsoleHarness } from '../testing/index.ts';
+
+// The demo as `pnpm start` shows it: `ops demo seed` into a database of its own (the demo team's
+// ids are fixed, and apps/ops's seed test owns the run's database copy), then the owner's views of
+// Acme Analytics in the browser. `pnpm screenshots` runs this file with
+// REFRESH_README_SCREENSHOTS=1 to replace the README's images in docs/screenshots/.
+
+const README_SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
+const refresh = process.env.REFRESH_README_SCREENSHOTS === '1';
+const demoUrl = (() => {
+  const url = new URL(testEnv.DATABASE_URL);
+  url.pathname = `${url.pathname}_demo`;
+  return url.toString();
+})();
+const db = createPrismaClient({
+  DATABASE_URL: demoUrl,
+  DATABASE_POOL_MAX: 4,
+  DATABASE_CONNECT_TIMEOUT_MS: 5000,
+  DATABASE_IDLE_TIMEOUT_MS: 10000,
+  DATABASE_STATEMENT_TIMEOUT_MS: 30000,
+});
+let h: ReturnType<typeof createConsoleHarness>;
+let ui: ConsoleInBrowser;
+let login: { emails: string[]; password: string };
+
+beforeAll(async () => {
+  await ensureDatabaseExists(demoUrl);
+  await applyMigrations(demoUrl);
+  const seed = runScript('apps/ops/src/main.ts', ['demo', 'seed', '--json'], { DATABASE_URL: demoUrl });
+  const code = await seed.exited;
+  if (code !== 0) throw new Error(`demo seed failed (${code}): ${seed.stdout()} ${seed.stderr()}`);
+  login = JSON.parse(seed.stdout()).login;
+  h = createConsoleHarness({ db });
+  ui = await openConsoleInBrowser(h.appDeps);
+  if (refresh) mkdirSync(README_SCREENSHOTS, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  await ui?.close();
+  await h?.close();
+  await db.$disconnect();
+  await dropDatabase(demoUrl);
+});
+
+/** The first screenful of a view, as a person sees it at 1280 × 900. */
+const shot = (page: Parameters<ConsoleInBrowser['shot']>[0], name: string) =>
+  ui.shot(page, name, refresh ? README_SCREENSHOTS : undefined, { fullPage: false });
+
+describe('the demo in the web UI', () => {
+  it("shows the demo owner Acme Analytics' activity, answers and crawl setup from the seeded data", async () => {
+    const page = await ui.signIn({ email: login.emails[0] as string, password: login.password });
+    await page.getByRole('link', { name: 'Acme Analytics' }).click();
+    await page.getByTestId('crawler-chart').locator('.recharts-bar-rectangle').first().waitFor();
+    const hits = Number((await page.getByTestId('total-hits').textContent())?.replace(/\D/g, ''));
+    expect(hits).toBeGreaterThan(500);
+    expect(await page.getByTestId('crawlers').textContent()).toContain('GPTBot');
+    expect(await page.getByTestId('recent-leads').locator('tbody tr').count()).toBeGreaterThan(0);
+    await shot(page, 'activity');
+
+    await page.getByRole('link', { name: 'AI answers' }).click();
+    await page.getByTestId('visibility-chart').locator('.recharts-line').first().waitFor();
+    expect(await page.getByTestId('responses').locator('li').count()).toBe(20);
+    await shot(page, 'answers');
+
+    await page.getByRole('link', { name: 'Crawl setup' }).click();
+    await page.getByTestId('delivery-log').waitFor();
+    expect(await page.getByTestId('crawl-status').textContent()).toBe('connected');
+    await page.getByText('curl: one NDJSON file, gzipped').click();
+    await shot(page, 'crawl-setup');
+    await page.close();
+  });
+});
