@@ -191,13 +191,15 @@ function ActivityViews({
             testId="recent-leads"
             caption="Recent leads (the 20 newest, any day)"
             head={['Received', 'Contact', 'AI platform', 'Landing page', 'Referrer']}
-            rows={activity.recentLeads.slice(0, 20).map((l) => [
-              when(l.receivedAt),
-              l.email ?? l.contact,
-              l.matched ? l.platform : 'not from AI',
-              l.landingPath ?? '',
-              l.referrer ?? l.utmSource ?? '',
-            ])}
+            rows={activity.recentLeads
+              .slice(0, 20)
+              .map((l) => [
+                when(l.receivedAt),
+                l.email ?? l.contact,
+                l.matched ? l.platform : 'not from AI',
+                l.landingPath ?? '',
+                l.referrer ?? l.utmSource ?? '',
+              ])}
           />
         )}
       </section>
