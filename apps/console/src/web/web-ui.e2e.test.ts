@@ -108,6 +108,35 @@ describe('the console web UI', () => {
     await page.close();
   });
 
+  it('says why a view is empty or cannot load: a free property is not ingested, an unknown one is not found', async () => {
+    const owner = await h.signUp('ui-states');
+    const { teamId } = await h.teamOf(owner);
+    const free = (
+      await h.as(owner.token, teamId).post('/api/properties', { name: 'Hobby', domain: 'hobby.example', plan: 'free' })
+    ).body.property.id as string;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/t/${teamId}`);
+
+    await page.goto(`${base}/t/${teamId}/p/${free}/activity`);
+    await page.getByTestId('not-ingesting').waitFor();
+    expect(await page.getByTestId('not-ingesting').textContent()).toContain('free plan');
+    await page.goto(`${base}/t/${teamId}/p/${free}/answers`);
+    await page.getByTestId('answers-empty').waitFor();
+
+    // Another team's property (or a made-up id) reads as not found, in words, with a way to retry.
+    await page.goto(`${base}/t/${teamId}/p/00000000-0000-4000-8000-000000000000/activity`);
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toBe('No property with that id in this team.');
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+    expect(await page.getByText('Loading…').count()).toBe(0);
+    await shot(page, 'property-not-found');
+    await page.close();
+  });
+
   it('creates a read API key shown once, which reads /v1 until it is revoked in the UI', async () => {
     const owner = await h.signUp('ui-keys');
     const { teamId } = await h.teamOf(owner);

@@ -24,21 +24,26 @@ export function ActivityPage() {
     const activity = await api<Activity>(`/api/properties/${propertyId}/activity?from=${from}&to=${to}`, { teamId });
     return { me, property: detail.property, activity };
   });
-  const activity = data?.activity;
 
   return (
     <ViewPage me={data?.me ?? null} teamId={teamId} title="Activity" error={error} property={data?.property}>
-      {!activity ? <Loading /> : <ActivityViews activity={activity} teamId={teamId} onRange={range.set} />}
+      {!data ? (
+        <Loading failed={error !== null} />
+      ) : (
+        <ActivityViews activity={data.activity} property={data.property} teamId={teamId} onRange={range.set} />
+      )}
     </ViewPage>
   );
 }
 
 function ActivityViews({
   activity,
+  property,
   teamId,
   onRange,
 }: {
   activity: Activity;
+  property: PropertyDetail;
   teamId: string;
   onRange: (r: { from: string; to: string }) => void;
 }) {
@@ -102,6 +107,16 @@ function ActivityViews({
         {hits === 0 ? (
           <div className="empty" data-testid="crawl-empty">
             <p>No AI crawler visit in this range.</p>
+            {property.plan === 'free' ? (
+              <p data-testid="not-ingesting">
+                This property is on the free plan: crawl activity is kept for paid plans only. Change its plan under{' '}
+                <Link to={`/t/${teamId}/p/${activity.propertyId}/settings`}>Brand and prompts</Link>.
+              </p>
+            ) : property.subscriptionStatus !== 'active' ? (
+              <p data-testid="not-ingesting">
+                This property's subscription has lapsed: batches are refused until it is active again.
+              </p>
+            ) : null}
             <p>
               Send your site's request log to the ingest endpoint: the <Link to={crawl}>crawl setup</Link> has the
               endpoint, the token and ready-to-run senders. Only AI crawlers and AI-referred visits are kept.

@@ -60,7 +60,7 @@ export function AnswersPage() {
   return (
     <ViewPage me={data?.me ?? null} teamId={teamId} title="AI answers" error={error} property={data?.property}>
       {!data ? (
-        <Loading />
+        <Loading failed={error !== null} />
       ) : (
         <>
           <RangePicker from={data.visibility.from} to={data.visibility.to} onChange={range.set} />

@@ -58,7 +58,7 @@ export function CrawlSetupPage() {
     <ViewPage me={me} teamId={teamId} title="Crawl setup" error={error} property={data?.property}>
       {dialog}
       {!setup ? (
-        <Loading />
+        <Loading failed={error !== null} />
       ) : (
         <>
           <StatusLine status={setup.status} meaning={STATUS_MEANING[setup.status] ?? ''} testId="crawl-status" />

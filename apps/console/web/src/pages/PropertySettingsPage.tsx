@@ -46,7 +46,7 @@ export function PropertySettingsPage() {
     <ViewPage me={me} teamId={teamId} title="Brand and prompts" error={error} property={property}>
       {dialog}
       {!property ? (
-        <Loading />
+        <Loading failed={error !== null} />
       ) : (
         <>
           {!manages && <p className="note">Owners and admins change these; you see them as they are.</p>}

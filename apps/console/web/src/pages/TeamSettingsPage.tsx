@@ -63,7 +63,7 @@ export function TeamSettingsPage() {
     <ViewPage me={data?.me ?? null} teamId={teamId} title="Team" error={error} back>
       {dialog}
       {!detail ? (
-        <Loading />
+        <Loading failed={error !== null} />
       ) : (
         <>
           <section aria-labelledby="team-title">

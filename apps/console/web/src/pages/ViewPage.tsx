@@ -59,12 +59,21 @@ export function ViewPage(props: {
   );
 }
 
-/** What a view shows while its data loads. */
-export const Loading = () => (
-  <p className="loading" aria-live="polite">
-    Loading…
-  </p>
-);
+/** What a view shows while its data loads, or, once loading failed, instead of an endless "Loading…". */
+export function Loading({ failed = false }: { failed?: boolean }) {
+  return failed ? (
+    <p className="empty">
+      This view could not be loaded (the reason is above).{' '}
+      <button type="button" className="secondary small" onClick={() => window.location.reload()}>
+        Try again
+      </button>
+    </p>
+  ) : (
+    <p className="loading" aria-live="polite">
+      Loading…
+    </p>
+  );
+}
 
 /** A connection status as a badge, followed by what it means. */
 export function StatusLine({ status, meaning, testId }: { status: string; meaning: string; testId: string }) {

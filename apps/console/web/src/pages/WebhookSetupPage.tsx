@@ -60,7 +60,7 @@ export function WebhookSetupPage() {
   return (
     <ViewPage me={me} teamId={teamId} title="Lead webhook" error={error} property={data?.property}>
       {!setup ? (
-        <Loading />
+        <Loading failed={error !== null} />
       ) : (
         <>
           <StatusLine status={setup.status} meaning={STATUS_MEANING[setup.status]} testId="webhook-status" />
