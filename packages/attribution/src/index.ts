@@ -1,4 +1,16 @@
-export { AI_CRAWLERS, type AiCrawler, type AiCrawlerPurpose } from './ai-crawlers.ts';
+export {
+  AGENT_CATEGORIES,
+  type AgentCatalogue,
+  type AgentCategory,
+  type AgentMatch,
+  type AgentMatcher,
+  agentCatalogueSchema,
+  BUNDLED_AGENT_CATALOGUE,
+  type CatalogueAgent,
+  createAgentMatcher,
+  isAiCategory,
+  operatorRangeSources,
+} from './agent-catalogue.ts';
 export { AI_PLATFORM_IDS, AI_PLATFORMS, type AiPlatform, type AiPlatformId } from './ai-platforms.ts';
 export { classifyLead, UNCLASSIFIED_PLATFORM } from './classify-lead.ts';
 export { type Cidr, ipValue, parseCidr } from './ip-address.ts';

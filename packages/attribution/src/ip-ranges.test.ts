@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFixtureRanges } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
 import {
-  AI_CRAWLERS,
+  BUNDLED_AGENT_CATALOGUE,
   CrawlerIpIndex,
   OPERATOR_RANGE_SOURCES,
   PublishedRangesError,
@@ -110,7 +110,7 @@ describe('CrawlerIpIndex', () => {
       'openai',
       'perplexity',
     ]);
-    const catalogued = new Set(AI_CRAWLERS.map((c) => c.operator));
+    const catalogued = new Set(BUNDLED_AGENT_CATALOGUE.agents.map((a) => a.operator));
     for (const operator of index.operatorsWithRanges()) expect(catalogued).toContain(operator);
   });
 
@@ -189,7 +189,7 @@ describe('CrawlerIpIndex', () => {
 
 describe('OPERATOR_RANGE_SOURCES', () => {
   it('names https URLs only, for operators of the catalogue', () => {
-    const catalogued = new Set(AI_CRAWLERS.map((c) => c.operator));
+    const catalogued = new Set(BUNDLED_AGENT_CATALOGUE.agents.map((a) => a.operator));
     expect(OPERATOR_RANGE_SOURCES.openai).toEqual([
       'https://openai.com/gptbot.json',
       'https://openai.com/searchbot.json',

@@ -1,32 +1,16 @@
 import { z } from 'zod';
+import { BUNDLED_AGENT_CATALOGUE, operatorRangeSources } from './agent-catalogue.ts';
 import { ipValue, parseCidr } from './ip-address.ts';
 
 /**
- * Where operators publish their crawlers' IP ranges, all in the shape
- * `{creationTime, prefixes: [{ipv4Prefix} | {ipv6Prefix}]}`. An operator absent here publishes no
- * such file (Meta, ByteDance, Amazon's lists are HTML pages, Cohere, You.com, ...): its crawler
- * events are `unverifiable`. Apple's applebot.json is left out because Applebot is not counted.
- * Google's files cover its common crawlers (Google-CloudVertexBot) and user-triggered fetchers
- * (Google-NotebookLM, Gemini-Deep-Research).
+ * Where operators publish their crawlers' IP ranges, from the agent catalogue, all in the shape
+ * `{creationTime, prefixes: [{ipv4Prefix} | {ipv6Prefix}]}`. An operator without such files
+ * (Meta, ByteDance, Amazon's lists are HTML pages, Cohere, You.com, ...) has its agents' events
+ * `unverifiable`. Google's files cover its common crawlers (GoogleOther, Google-CloudVertexBot)
+ * and user-triggered fetchers (Google-NotebookLM, Gemini-Deep-Research).
  */
-export const OPERATOR_RANGE_SOURCES: Readonly<Record<string, readonly string[]>> = {
-  openai: [
-    'https://openai.com/gptbot.json',
-    'https://openai.com/searchbot.json',
-    'https://openai.com/chatgpt-user.json',
-  ],
-  anthropic: ['https://claude.com/crawling/bots.json'],
-  perplexity: ['https://www.perplexity.ai/perplexitybot.json', 'https://www.perplexity.ai/perplexity-user.json'],
-  google: [
-    'https://developers.google.com/static/search/apis/ipranges/googlebot.json',
-    'https://developers.google.com/static/search/apis/ipranges/special-crawlers.json',
-    'https://developers.google.com/static/search/apis/ipranges/user-triggered-fetchers.json',
-    'https://developers.google.com/static/search/apis/ipranges/user-triggered-fetchers-google.json',
-  ],
-  commoncrawl: ['https://index.commoncrawl.org/ccbot.json'],
-  duckduckgo: ['https://duckduckgo.com/duckassistbot.json'],
-  mistral: ['https://mistral.ai/mistralai-user-ips.json', 'https://mistral.ai/mistralai-index-ips.json'],
-};
+export const OPERATOR_RANGE_SOURCES: Readonly<Record<string, readonly string[]>> =
+  operatorRangeSources(BUNDLED_AGENT_CATALOGUE);
 
 const cidrOf = (family: 4 | 6) =>
   z.string().refine((text) => text.includes(':') === (family === 6) && parseCidr(text) !== null, {

@@ -1,49 +1,46 @@
 import { generatorAiCrawlers, generatorHumans, generatorOtherBots } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { AI_CRAWLER_UA_MARKERS, AI_CRAWLERS, matchAiCrawler } from './index.ts';
+import { AI_CRAWLER_UA_MARKERS, BUNDLED_AGENT_CATALOGUE, type CatalogueAgent, matchAiCrawler } from './index.ts';
 
 const ua = (token: string) =>
   `Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ${token}/1.0; +https://x.test)`;
 
-describe('AI_CRAWLERS', () => {
-  it('has one entry per token, lower-case single-word operators and a known purpose', () => {
-    const tokens = AI_CRAWLERS.map((c) => c.token.toLowerCase());
-    expect(new Set(tokens).size).toBe(tokens.length);
-    for (const c of AI_CRAWLERS) {
-      expect(c.operator).toMatch(/^[a-z0-9]+$/);
-      expect(['training', 'search', 'user-fetch']).toContain(c.purpose);
-    }
-  });
+const catalogue = BUNDLED_AGENT_CATALOGUE;
+const matchable = catalogue.agents.filter((a) => !a.robotsTxtOnly);
+const tokensOf = (a: CatalogueAgent) => a.tokens ?? [a.name];
 
-  it('covers the operators the issue names, with the fixture ranges operator ids', () => {
-    const byAgent = new Map(AI_CRAWLERS.map((c) => [c.agent, c]));
+describe('the bundled catalogue', () => {
+  it('keeps the operators, categories and agent names the stored counts and the generator use', () => {
+    const byName = new Map(catalogue.agents.map((a) => [a.name, a]));
     const expected: [string, string, string][] = [
-      ['GPTBot', 'openai', 'training'],
-      ['OAI-SearchBot', 'openai', 'search'],
-      ['ChatGPT-User', 'openai', 'user-fetch'],
-      ['ClaudeBot', 'anthropic', 'training'],
-      ['Claude-User', 'anthropic', 'user-fetch'],
-      ['Claude-SearchBot', 'anthropic', 'search'],
-      ['anthropic-ai', 'anthropic', 'training'],
-      ['claude-web', 'anthropic', 'training'],
-      ['PerplexityBot', 'perplexity', 'search'],
-      ['Perplexity-User', 'perplexity', 'user-fetch'],
-      ['Google-CloudVertexBot', 'google', 'search'],
-      ['Gemini-Deep-Research', 'google', 'user-fetch'],
-      ['meta-externalagent', 'meta', 'training'],
-      ['meta-externalfetcher', 'meta', 'user-fetch'],
-      ['FacebookBot', 'meta', 'training'],
-      ['Amazonbot', 'amazon', 'training'],
-      ['CCBot', 'commoncrawl', 'training'],
-      ['Bytespider', 'bytedance', 'training'],
-      ['DuckAssistBot', 'duckduckgo', 'user-fetch'],
-      ['MistralAI-User', 'mistral', 'user-fetch'],
-      ['cohere-ai', 'cohere', 'user-fetch'],
-      ['cohere-training-data-crawler', 'cohere', 'training'],
-      ['YouBot', 'youcom', 'search'],
+      ['GPTBot', 'openai', 'ai-training'],
+      ['OAI-SearchBot', 'openai', 'ai-search'],
+      ['ChatGPT-User', 'openai', 'ai-assistant'],
+      ['ClaudeBot', 'anthropic', 'ai-training'],
+      ['Claude-User', 'anthropic', 'ai-assistant'],
+      ['Claude-SearchBot', 'anthropic', 'ai-search'],
+      ['Claude-Code', 'anthropic', 'ai-coding-agent'],
+      ['PerplexityBot', 'perplexity', 'ai-search'],
+      ['Perplexity-User', 'perplexity', 'ai-assistant'],
+      ['Google-CloudVertexBot', 'google', 'ai-search'],
+      ['GoogleAgent-Mariner', 'google', 'ai-browser-agent'],
+      ['meta-externalagent', 'meta', 'ai-training'],
+      ['meta-externalfetcher', 'meta', 'ai-assistant'],
+      ['Amazonbot', 'amazon', 'ai-training'],
+      ['CCBot', 'commoncrawl', 'ai-training'],
+      ['Bytespider', 'bytedance', 'ai-training'],
+      ['DuckAssistBot', 'duckduckgo', 'ai-assistant'],
+      ['MistralAI-User', 'mistral', 'ai-assistant'],
+      ['cohere-ai', 'cohere', 'ai-assistant'],
+      ['YouBot', 'youcom', 'ai-search'],
+      ['Cursor', 'anysphere', 'ai-coding-agent'],
+      ['Applebot', 'apple', 'dual-use'],
+      ['Bravebot', 'brave', 'dual-use'],
+      ['PetalBot', 'huawei', 'dual-use'],
+      ['GoogleOther', 'google', 'dual-use'],
     ];
-    for (const [agent, operator, purpose] of expected) {
-      expect(byAgent.get(agent), agent).toMatchObject({ operator, purpose });
+    for (const [name, operator, category] of expected) {
+      expect(byName.get(name), name).toMatchObject({ operator, category });
     }
   });
 });
@@ -63,17 +60,26 @@ describe('matchAiCrawler', () => {
     }
   });
 
-  it('matches every catalogue token in a typical user agent, and nothing for a classic search crawler', () => {
-    for (const c of AI_CRAWLERS) {
-      expect(matchAiCrawler(ua(c.token)), c.token).toEqual({
-        agent: c.agent,
-        operator: c.operator,
-        purpose: c.purpose,
-      });
+  it('matches every token of the catalogue in a typical user agent, and nothing for a classic search crawler', () => {
+    for (const agent of matchable) {
+      for (const token of tokensOf(agent)) {
+        expect(matchAiCrawler(ua(token)), token).toEqual({
+          agent: agent.name,
+          operator: agent.operator,
+          category: agent.category,
+        });
+      }
     }
-    for (const other of ['Googlebot', 'bingbot', 'Applebot', 'YandexBot', 'DuckDuckBot', 'PetalBot', 'AhrefsBot']) {
+    for (const other of ['Googlebot', 'bingbot', 'YandexBot', 'DuckDuckBot', 'AhrefsBot', 'SemrushBot']) {
       expect(matchAiCrawler(ua(other)), other).toBeNull();
     }
+  });
+
+  it('matches the dual-use crawlers under their own category', () => {
+    for (const name of ['Applebot', 'Bravebot', 'PetalBot', 'GoogleOther']) {
+      expect(matchAiCrawler(ua(name)), name).toMatchObject({ agent: name, category: 'dual-use' });
+    }
+    expect(matchAiCrawler(ua('GoogleOther-Image'))).toMatchObject({ agent: 'GoogleOther', category: 'dual-use' });
   });
 
   it('matches whole tokens only: Claude-User is not ClaudeBot, notGPTBot and ClaudeBot-Extra are nothing', () => {
@@ -84,10 +90,7 @@ describe('matchAiCrawler', () => {
     expect(matchAiCrawler(ua('GPTBot_x'))).toBeNull();
     expect(matchAiCrawler(ua('ClaudeBot-Extra'))).toBeNull();
     expect(matchAiCrawler(ua('Ai2Bot-Dolma'))).toMatchObject({ agent: 'Ai2Bot-Dolma' });
-    expect(matchAiCrawler('omgilibot/0.3 +http://omgili.com')).toMatchObject({
-      agent: 'omgilibot',
-      operator: 'webzio',
-    });
+    expect(matchAiCrawler('omgilibot/0.3 +http://omgili.com')).toMatchObject({ agent: 'omgili', operator: 'webzio' });
   });
 
   it('matches at the edges of the header and case-insensitively', () => {
@@ -97,9 +100,11 @@ describe('matchAiCrawler', () => {
     expect(matchAiCrawler('Mozilla/5.0 (compatible; Kangaroo Bot/1.0)')).toMatchObject({ operator: 'kangaroo' });
   });
 
-  it('treats Google-Extended and Applebot-Extended as the robots.txt tokens they are, never as agents', () => {
+  it('treats Google-Extended, Applebot-Extended and YandexAdditional as the robots.txt tokens they are, never as agents', () => {
     expect(matchAiCrawler(ua('Google-Extended'))).toBeNull();
     expect(matchAiCrawler(ua('Applebot-Extended'))).toBeNull();
+    expect(matchAiCrawler(ua('YandexAdditional'))).toBeNull();
+    expect(matchAiCrawler(ua('YandexAdditionalBot'))).toMatchObject({ agent: 'YandexAdditionalBot' });
     expect(matchAiCrawler('Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)')).toBeNull();
   });
 
@@ -116,7 +121,7 @@ describe('AI_CRAWLER_UA_MARKERS', () => {
   it('are lower-case, and every user agent matchAiCrawler matches contains one of them once lower-cased', () => {
     for (const marker of AI_CRAWLER_UA_MARKERS) expect(marker).toBe(marker.toLowerCase());
     const samples = [
-      ...AI_CRAWLERS.flatMap((c) => [ua(c.token), c.token.toUpperCase(), c.token]),
+      ...matchable.flatMap(tokensOf).flatMap((token) => [ua(token), token.toUpperCase(), token]),
       ...generatorAiCrawlers().map(([, , userAgent]) => userAgent),
     ];
     for (const sample of samples) {
@@ -130,10 +135,10 @@ describe('AI_CRAWLER_UA_MARKERS', () => {
   });
 
   it('covers each catalogue token by a marker inside the token itself', () => {
-    for (const c of AI_CRAWLERS) {
+    for (const token of matchable.flatMap(tokensOf)) {
       expect(
-        AI_CRAWLER_UA_MARKERS.some((m) => c.token.toLowerCase().includes(m)),
-        c.token,
+        AI_CRAWLER_UA_MARKERS.some((m) => token.toLowerCase().includes(m)),
+        token,
       ).toBe(true);
     }
   });

@@ -1,0 +1,159 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/**
+ * The AI agent catalogue: which user agents are AI agents, who operates them, what they fetch for,
+ * and where operators publish their IP ranges and signing keys. It is data
+ * (`packages/attribution/data/ai-agents.json`, versioned), read and checked here.
+ *
+ * Categories:
+ * - `ai-training`: collects content to train models;
+ * - `ai-search`: builds the index an AI assistant answers from;
+ * - `ai-assistant`: fetches a page because a person asked an assistant something right now;
+ * - `ai-coding-agent`: a coding agent reading documentation or code for a developer;
+ * - `ai-browser-agent`: an agent driving a browser for a person;
+ * - `dual-use`: a search crawler whose fetches also feed AI answers (Applebot, Bravebot, PetalBot,
+ *   GoogleOther): kept under its own category, left out of AI totals unless a property includes it.
+ *
+ * A `robotsTxtOnly` entry (Google-Extended, Applebot-Extended) is a robots.txt token that never
+ * appears in a user agent: listed so the catalogue is complete, never matched. `exclusions` are
+ * names of the community lists deliberately not matched, each with its reason.
+ */
+export const AGENT_CATEGORIES = [
+  'ai-training',
+  'ai-search',
+  'ai-assistant',
+  'ai-coding-agent',
+  'ai-browser-agent',
+  'dual-use',
+] as const;
+export type AgentCategory = (typeof AGENT_CATEGORIES)[number];
+
+/** The categories counted as AI activity by default; dual-use only where a property includes it. */
+export const isAiCategory = (category: AgentCategory) => category !== 'dual-use';
+
+const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' });
+
+const agentSchema = z.strictObject({
+  name: z.string().min(1).max(100),
+  /** Lower-case single word; keys the operator's published IP ranges. */
+  operator: z.string().regex(/^[a-z0-9]+$/, 'must be a lower-case single word'),
+  category: z.enum(AGENT_CATEGORIES),
+  /** User-agent tokens, matched whole and case-insensitively; the name when absent. */
+  tokens: z.array(z.string().min(2).max(100)).min(1).optional(),
+  robotsTxtOnly: z.literal(true).optional(),
+  note: z.string().optional(),
+});
+
+const operatorSchema = z.strictObject({
+  name: z.string().optional(),
+  /** Files of `{creationTime, prefixes: [{ipv4Prefix} | {ipv6Prefix}]}`. */
+  ipRanges: z.array(httpsUrl).min(1).optional(),
+  /** A Web Bot Auth key directory (`/.well-known/http-message-signatures-directory`). */
+  keyDirectory: httpsUrl.optional(),
+});
+
+export const agentCatalogueSchema = z
+  .strictObject({
+    version: z.string().regex(/^\d{4}-\d{2}-\d{2}\.\d+$/, 'must be a day and a sequence number, as 2026-11-23.1'),
+    description: z.string().optional(),
+    sources: z.array(z.strictObject({ name: z.string(), url: httpsUrl, commit: z.string().optional() })).default([]),
+    operators: z.record(z.string(), operatorSchema),
+    agents: z.array(agentSchema).min(1),
+    exclusions: z.array(z.strictObject({ name: z.string().min(1), reason: z.string().min(10) })).default([]),
+  })
+  .superRefine((catalogue, ctx) => {
+    const seen = new Map<string, string>();
+    for (const [i, agent] of catalogue.agents.entries()) {
+      if (!(agent.operator in catalogue.operators)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', i, 'operator'],
+          message: `${agent.operator} is not in operators`,
+        });
+      }
+      for (const token of agent.tokens ?? [agent.name]) {
+        const key = token.toLowerCase();
+        const other = seen.get(key);
+        if (other) {
+          ctx.addIssue({ code: 'custom', path: ['agents', i], message: `token ${token} is also ${other}'s` });
+        }
+        seen.set(key, agent.name);
+      }
+    }
+    for (const [i, excluded] of catalogue.exclusions.entries()) {
+      if (seen.has(excluded.name.toLowerCase())) {
+        ctx.addIssue({ code: 'custom', path: ['exclusions', i], message: `${excluded.name} is excluded and matched` });
+      }
+    }
+  });
+
+export type AgentCatalogue = z.output<typeof agentCatalogueSchema>;
+export type CatalogueAgent = AgentCatalogue['agents'][number];
+
+/** The catalogue shipped with this release. */
+export const BUNDLED_AGENT_CATALOGUE: AgentCatalogue = agentCatalogueSchema.parse(
+  JSON.parse(readFileSync(new URL('../data/ai-agents.json', import.meta.url), 'utf8')),
+);
+
+/** What a match says of a request: the agent, its operator and its category. */
+export interface AgentMatch {
+  agent: string;
+  operator: string;
+  category: AgentCategory;
+}
+
+export interface AgentMatcher {
+  readonly version: string;
+  /** The agent a User-Agent header names, or null; the first token in the header wins. */
+  match(userAgent: string): AgentMatch | null;
+  /**
+   * Lower-case substrings for a raw-text prefilter on lower-cased lines: every user agent that
+   * `match` matches contains at least one. A hit only means "parse this line".
+   */
+  readonly markers: readonly string[];
+}
+
+// Characters that continue a token: a match needs something else (or the string's edge) on both
+// sides, so `Claude-User` is not `ClaudeBot`, `notGPTBot` is not `GPTBot`, `GPTBot-evil` is not
+// `GPTBot`.
+const TOKEN_CHAR = 'A-Za-z0-9_-';
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A matcher over a catalogue's matchable tokens (robots.txt-only entries are left out): one
+ * precompiled alternation, longest token first, with the boundaries as look-arounds, and one map
+ * look-up to one frozen result per token, so a match allocates nothing.
+ */
+export function createAgentMatcher(catalogue: AgentCatalogue): AgentMatcher {
+  const byToken = new Map<string, AgentMatch>();
+  for (const agent of catalogue.agents) {
+    if (agent.robotsTxtOnly) continue;
+    const result = Object.freeze({ agent: agent.name, operator: agent.operator, category: agent.category });
+    for (const token of agent.tokens ?? [agent.name]) byToken.set(token.toLowerCase(), result);
+  }
+  const tokens = [...byToken.keys()];
+  const pattern = new RegExp(
+    `(?<![${TOKEN_CHAR}])(?:${[...tokens]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|')})(?![${TOKEN_CHAR}])`,
+    'i',
+  );
+  return {
+    version: catalogue.version,
+    match(userAgent) {
+      const found = pattern.exec(userAgent);
+      return found ? (byToken.get(found[0].toLowerCase()) ?? null) : null;
+    },
+    // A token that contains another is covered by it (`omgilibot` by `omgili`).
+    markers: tokens.filter((t) => !tokens.some((other) => other !== t && t.includes(other))),
+  };
+}
+
+/** The published IP-range files of each operator that has them. */
+export function operatorRangeSources(catalogue: AgentCatalogue): Record<string, readonly string[]> {
+  return Object.fromEntries(
+    Object.entries(catalogue.operators).flatMap(([operator, o]) => (o.ipRanges ? [[operator, o.ipRanges]] : [])),
+  );
+}
