@@ -157,3 +157,25 @@ export function operatorRangeSources(catalogue: AgentCatalogue): Record<string, 
     Object.entries(catalogue.operators).flatMap(([operator, o]) => (o.ipRanges ? [[operator, o.ipRanges]] : [])),
   );
 }
+
+/**
+ * An agent's category by the name its counts are stored under (or any of its tokens, so names an
+ * earlier catalogue stored, such as `omgilibot`, still resolve); null for a name the catalogue no
+ * longer knows.
+ */
+export function agentCategories(catalogue: AgentCatalogue): (storedName: string) => AgentCategory | null {
+  const byName = new Map<string, AgentCategory>();
+  for (const agent of catalogue.agents) {
+    for (const key of [agent.name, ...(agent.tokens ?? [])]) byName.set(key.toLowerCase(), agent.category);
+  }
+  return (storedName) => byName.get(storedName.toLowerCase()) ?? null;
+}
+
+/**
+ * Whether counts stored under an agent's name are AI activity: every category but dual-use, and
+ * dual-use too where the property includes it. A name the catalogue no longer knows was AI when it
+ * was counted, and stays so.
+ */
+export function countsAsAi(category: AgentCategory | null, includeDualUse: boolean): boolean {
+  return category === null || isAiCategory(category) || includeDualUse;
+}

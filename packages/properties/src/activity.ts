@@ -1,4 +1,10 @@
-import { UNCLASSIFIED_PLATFORM } from '@vt/attribution';
+import {
+  type AgentCategory,
+  agentCategories,
+  BUNDLED_AGENT_CATALOGUE,
+  countsAsAi,
+  UNCLASSIFIED_PLATFORM,
+} from '@vt/attribution';
 import { formatUtcDay, type PrismaClient } from '@vt/db';
 
 /** The recent-leads feed shows this many leads, newest first. */
@@ -9,18 +15,33 @@ const TOP_SHOWN = 20;
 const descending = <T extends { [k: string]: unknown }>(rows: T[], key: keyof T) =>
   rows.sort((a, b) => Number(b[key]) - Number(a[key]));
 
+const categoryOf = agentCategories(BUNDLED_AGENT_CATALOGUE);
+/** Names the catalogue files as dual-use, as counts are stored under them. */
+const DUAL_USE_NAMES = BUNDLED_AGENT_CATALOGUE.agents
+  .filter((a) => a.category === 'dual-use')
+  .flatMap((a) => [a.name, ...(a.tokens ?? [])]);
+
 /**
  * Crawl activity over inclusive UTC days (CRAWL-31): daily AI-crawler hits by verification, hits
- * per crawler, the most-read pages (all time: the page inventory has no days), and AI-referred
- * visits by platform, by day and by landing path.
+ * per crawler and per category, the most-read pages (all time: the page inventory has no days),
+ * and AI-referred visits by platform, by day and by landing path. Dual-use crawlers are listed
+ * with their category but left out of the daily AI hits and the top pages unless the property
+ * counts them (`countDualUseAsAi`).
  */
-export async function crawlActivity(db: PrismaClient, propertyId: string, from: Date, to: Date) {
+export async function crawlActivity(
+  db: PrismaClient,
+  property: { id: string; countDualUseAsAi: boolean },
+  from: Date,
+  to: Date,
+) {
+  const propertyId = property.id;
+  const includeDualUse = property.countDualUseAsAi;
   const where = { propertyId, day: { gte: from, lte: to } };
   const [daily, pages, referrals] = await Promise.all([
     db.crawlerDailyCount.findMany({ where, orderBy: { day: 'asc' } }),
     db.crawledPage.groupBy({
       by: ['path'],
-      where: { propertyId },
+      where: { propertyId, ...(includeDualUse ? {} : { crawler: { notIn: DUAL_USE_NAMES } }) },
       _sum: { hits: true },
       _min: { firstSeenAt: true },
       _max: { lastSeenAt: true },
@@ -34,22 +55,33 @@ export async function crawlActivity(db: PrismaClient, propertyId: string, from: 
     string,
     { date: string; hits: number; verified: number; unverified: number; unverifiable: number }
   >();
-  const byCrawler = new Map<string, { crawler: string; operator: string; hits: number; verified: number }>();
+  type Tally = { hits: number; verified: number; countedAsAi: boolean };
+  const byCrawler = new Map<string, Tally & { crawler: string; operator: string; category: AgentCategory | null }>();
+  const byCategory = new Map<AgentCategory | null, Tally & { category: AgentCategory | null }>();
   for (const row of daily) {
+    const category = categoryOf(row.crawler);
+    const countedAsAi = countsAsAi(category, includeDualUse);
+    const crawler = byCrawler.get(row.crawler) ?? {
+      crawler: row.crawler,
+      operator: row.operator,
+      category,
+      hits: 0,
+      verified: 0,
+      countedAsAi,
+    };
+    crawler.hits += row.hits;
+    if (row.verification === 'verified') crawler.verified += row.hits;
+    byCrawler.set(row.crawler, crawler);
+    const group = byCategory.get(category) ?? { category, hits: 0, verified: 0, countedAsAi };
+    group.hits += row.hits;
+    if (row.verification === 'verified') group.verified += row.hits;
+    byCategory.set(category, group);
+    if (!countedAsAi) continue;
     const date = formatUtcDay(row.day);
     const day = byDay.get(date) ?? { date, hits: 0, verified: 0, unverified: 0, unverifiable: 0 };
     day.hits += row.hits;
     day[row.verification] += row.hits;
     byDay.set(date, day);
-    const crawler = byCrawler.get(row.crawler) ?? {
-      crawler: row.crawler,
-      operator: row.operator,
-      hits: 0,
-      verified: 0,
-    };
-    crawler.hits += row.hits;
-    if (row.verification === 'verified') crawler.verified += row.hits;
-    byCrawler.set(row.crawler, crawler);
   }
   const byPlatform = new Map<string, number>();
   const byPlatformDay = new Map<string, { date: string; platform: string; visits: number }>();
@@ -67,8 +99,10 @@ export async function crawlActivity(db: PrismaClient, propertyId: string, from: 
     propertyId,
     from: formatUtcDay(from),
     to: formatUtcDay(to),
+    countDualUseAsAi: includeDualUse,
     daily: [...byDay.values()],
     crawlers: descending([...byCrawler.values()], 'hits'),
+    categories: descending([...byCategory.values()], 'hits'),
     topPages: pages.map((p) => ({
       path: p.path,
       hits: p._sum.hits ?? 0,

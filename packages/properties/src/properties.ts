@@ -15,6 +15,7 @@ function propertyView(property: Property) {
     plan: property.plan,
     subscriptionStatus: property.subscriptionStatus,
     brandTerms: property.brandTerms,
+    countDualUseAsAi: property.countDualUseAsAi,
     createdAt: property.createdAt.toISOString(),
   };
 }
@@ -78,7 +79,7 @@ export async function createProperty(
 export async function updateProperty(
   db: PrismaClient,
   property: Property,
-  patch: { name?: string; plan?: Plan; brandTerms?: string[]; lapsed?: boolean },
+  patch: { name?: string; plan?: Plan; brandTerms?: string[]; countDualUseAsAi?: boolean; lapsed?: boolean },
 ): Promise<Property> {
   const { lapsed, brandTerms, ...rest } = patch;
   return db.property.update({

@@ -106,9 +106,73 @@ describe('the activity of a day range', () => {
     ]);
     // Most hits first.
     expect(res.body.crawlers).toEqual([
-      { crawler: 'ClaudeBot', operator: 'anthropic', hits: 12, verified: 1 },
-      { crawler: 'GPTBot', operator: 'openai', hits: 10, verified: 8 },
+      {
+        crawler: 'ClaudeBot',
+        operator: 'anthropic',
+        category: 'ai-training',
+        countedAsAi: true,
+        hits: 12,
+        verified: 1,
+      },
+      { crawler: 'GPTBot', operator: 'openai', category: 'ai-training', countedAsAi: true, hits: 10, verified: 8 },
     ]);
+  });
+
+  it('lists dual-use crawlers under their category, out of the AI totals and top pages unless the property counts them', async () => {
+    const t = await teamWithProperty();
+    const r = rowsFor(t.id);
+    const dualUse = (d: string, crawler: string, hits: number) => ({
+      ...r.crawl(d, 'GPTBot', 'verified', hits),
+      crawler,
+      operator: 'apple',
+    });
+    await h.db.crawlerDailyCount.createMany({
+      data: [
+        r.crawl('2026-04-01', 'GPTBot', 'verified', 5),
+        r.crawl('2026-04-01', 'ClaudeBot', 'unverifiable', 2),
+        dualUse('2026-04-01', 'Applebot', 40),
+        dualUse('2026-04-02', 'Applebot', 30),
+      ],
+    });
+    await h.db.crawledPage.createMany({
+      data: [
+        r.page('/pricing', 'GPTBot', 5, '2026-04-01T10:00:00Z', '2026-04-01T10:00:00Z'),
+        r.page('/store', 'Applebot', 70, '2026-04-01T10:00:00Z', '2026-04-02T10:00:00Z'),
+      ],
+    });
+    const read = () => t.as(t.member).get(`${t.activity}?from=2026-04-01&to=2026-04-03`);
+
+    const byDefault = (await read()).body;
+    expect(byDefault.countDualUseAsAi).toBe(false);
+    expect(byDefault.crawlerDaily).toEqual([
+      { date: '2026-04-01', hits: 7, verified: 5, unverified: 0, unverifiable: 2 },
+    ]);
+    expect(byDefault.crawlers[0]).toEqual({
+      crawler: 'Applebot',
+      operator: 'apple',
+      category: 'dual-use',
+      countedAsAi: false,
+      hits: 70,
+      verified: 70,
+    });
+    expect(byDefault.categories).toEqual([
+      { category: 'dual-use', countedAsAi: false, hits: 70, verified: 70 },
+      { category: 'ai-training', countedAsAi: true, hits: 7, verified: 5 },
+    ]);
+    expect(byDefault.topPages.map((p: { path: string }) => p.path)).toEqual(['/pricing']);
+
+    // An owner counts them: the same rows, now in the totals and the pages.
+    const patched = await t.as(t.owner).patch(`/api/properties/${t.id}`, { countDualUseAsAi: true });
+    expect(patched.body.property.countDualUseAsAi).toBe(true);
+    const included = (await read()).body;
+    expect(included.crawlerDaily).toEqual([
+      { date: '2026-04-01', hits: 47, verified: 45, unverified: 0, unverifiable: 2 },
+      { date: '2026-04-02', hits: 30, verified: 30, unverified: 0, unverifiable: 0 },
+    ]);
+    expect(included.categories[0]).toEqual({ category: 'dual-use', countedAsAi: true, hits: 70, verified: 70 });
+    expect(included.topPages.map((p: { path: string }) => p.path)).toEqual(['/store', '/pricing']);
+    // A member cannot change it.
+    expect((await t.as(t.member).patch(`/api/properties/${t.id}`, { countDualUseAsAi: false })).status).toBe(403);
   });
 
   it('lists the top pages over all crawlers, most read first, with first and last seen', async () => {
@@ -231,8 +295,10 @@ describe('the activity of a day range', () => {
       propertyId: t.id,
       from: '2026-01-01',
       to: '2026-01-31',
+      countDualUseAsAi: false,
       crawlerDaily: [],
       crawlers: [],
+      categories: [],
       topPages: [],
       aiReferrals: [],
       aiReferralsDaily: [],

@@ -48,6 +48,7 @@ describe('creating and listing properties', () => {
       plan: 'free',
       subscriptionStatus: 'active',
       brandTerms: ['Shop Two'],
+      countDualUseAsAi: false,
       createdAt: expect.any(String),
       competitors: [],
       prompts: [],

@@ -126,15 +126,18 @@ export function propertyHandlers({ db, connection, now, requestRejudge }: Handle
     getWebhookLog: async ({ team, params }) => webhookLog(db, (await property(team.teamId, params)).id),
 
     getActivity: async ({ team, params, query }) => {
-      const { id } = await property(team.teamId, params);
+      const found = await property(team.teamId, params);
+      const id = found.id;
       const { from, to } = dayRange(query, now());
-      const [crawl, leads] = await Promise.all([crawlActivity(db, id, from, to), leadActivity(db, id, from, to)]);
+      const [crawl, leads] = await Promise.all([crawlActivity(db, found, from, to), leadActivity(db, id, from, to)]);
       return {
         propertyId: id,
         from: crawl.from,
         to: crawl.to,
+        countDualUseAsAi: crawl.countDualUseAsAi,
         crawlerDaily: crawl.daily,
         crawlers: crawl.crawlers,
+        categories: crawl.categories,
         topPages: crawl.topPages,
         aiReferrals: crawl.aiReferrals,
         aiReferralsDaily: crawl.aiReferralsDaily,

@@ -76,7 +76,8 @@ describe('the console web UI, end to end', () => {
     const token = (await page.getByTestId('crawl-token').textContent()) ?? '';
     const endpoint = (await page.getByTestId('endpoint-url').textContent()) ?? '';
 
-    // Three GPTBot fetches, one person sent by ChatGPT, two ordinary visits that are dropped.
+    // Three GPTBot fetches, an Applebot fetch (dual-use: kept, not counted as AI), one person sent
+    // by ChatGPT, two ordinary visits that are dropped.
     const line = (path: string, userAgent: string, referer?: string) =>
       JSON.stringify({
         timestamp: new Date().toISOString(),
@@ -95,6 +96,10 @@ describe('the console web UI, end to end', () => {
       line('/pricing', gptbot),
       line('/pricing', gptbot),
       line('/docs', gptbot),
+      line(
+        '/docs',
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.1 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)',
+      ),
       line('/pricing', browserUa, 'https://chatgpt.com/'),
       line('/', browserUa),
       line('/about', browserUa, 'https://www.google.com/'),
@@ -146,6 +151,10 @@ describe('the console web UI, end to end', () => {
     );
     expect(await page.getByTestId('total-visits').textContent()).toBe('1');
     expect(await page.getByTestId('crawlers').textContent()).toContain('GPTBot');
+    expect(await page.getByTestId('categories').textContent()).toContain(
+      'Dual-use search crawler (not counted as AI)1',
+    );
+    expect(await page.getByTestId('dual-use-note').textContent()).toContain('1 hits from dual-use crawlers');
     expect(await page.getByTestId('top-pages').textContent()).toContain('/pricing');
     expect(await page.getByTestId('referrals').textContent()).toContain('chatgpt');
     const leads = (await page.getByTestId('recent-leads').textContent()) ?? '';
@@ -154,12 +163,12 @@ describe('the console web UI, end to end', () => {
     expect(await page.getByTestId('crawler-chart').locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
     await ui.shot(page, 'activity');
 
-    // The crawl delivery log: the batch accepted, 6 lines read, 4 kept (3 crawler hits, 1 AI referral).
+    // The crawl delivery log: the batch accepted, 7 lines read, 5 kept (4 crawler hits, 1 AI referral).
     await page.getByRole('link', { name: 'Crawl setup' }).click();
     await page.getByTestId('delivery-log').waitFor();
     const row = (await page.getByTestId('delivery-log').locator('tbody tr').first().textContent()) ?? '';
     expect(row).toContain('202');
-    expect(row).toMatch(/6\s*4/);
+    expect(row).toMatch(/7\s*5/);
     expect(await page.getByTestId('crawl-status').textContent()).toBe('connected');
     await page.close();
   });
@@ -254,8 +263,10 @@ describe('the console web UI, end to end', () => {
     const page = await ui.signIn(owner);
     await page.goto(`${ui.base}/t/${teamId}/p/${id}/settings`);
     await page.getByLabel(/Brand terms/).fill('Brandy\nBrandy Co');
+    await page.getByLabel(/Count dual-use crawlers/).check();
     await page.getByRole('button', { name: 'Save brand' }).click();
     await expect.poll(async () => (await property()).brandTerms).toEqual(['Brandy', 'Brandy Co']);
+    expect((await property()).countDualUseAsAi).toBe(true);
 
     const competitorForm = page.getByRole('form', { name: 'Add a competitor' });
     await competitorForm.getByLabel('Competitor').fill('Rival');

@@ -15,6 +15,8 @@ const DEMO_CRAWLERS = [
   { crawler: 'PerplexityBot', operator: 'perplexity', weight: 14, verifiable: true },
   { crawler: 'Perplexity-User', operator: 'perplexity', weight: 5, verifiable: true },
   { crawler: 'Bytespider', operator: 'bytedance', weight: 6, verifiable: false },
+  // Dual-use: kept and listed, not counted as AI unless the property says so.
+  { crawler: 'Applebot', operator: 'apple', weight: 12, verifiable: true },
 ] as const;
 
 const DEMO_PATHS = [

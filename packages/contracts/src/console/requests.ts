@@ -68,6 +68,10 @@ export const updatePropertyBody = z
     name: displayNameSchema.optional(),
     plan: planSchema.optional(),
     brandTerms: termListSchema.optional(),
+    countDualUseAsAi: z.boolean().optional().openapi({
+      description:
+        'Count dual-use crawlers (search crawlers whose fetches also feed AI answers: Applebot, Bravebot, PetalBot, GoogleOther) in the AI totals.',
+    }),
   })
   .openapi('UpdateProperty');
 

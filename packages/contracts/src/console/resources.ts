@@ -1,3 +1,4 @@
+import { AGENT_CATEGORIES } from '@vt/attribution';
 import { z } from 'zod';
 import { competitorShareSchema, responseSchema, taskSchema, visibilityPointSchema } from '../resources.ts';
 import { accessSchema, planSchema, roleSchema, teamBrandingSchema, teamSettingsSchema } from './fields.ts';
@@ -5,6 +6,10 @@ import { accessSchema, planSchema, roleSchema, teamBrandingSchema, teamSettingsS
 // What the console API answers. Timestamps are ISO 8601 strings, days are UTC `YYYY-MM-DD`.
 
 const timestamp = z.iso.datetime({ offset: true });
+const agentCategorySchema = z.enum(AGENT_CATEGORIES).openapi('AgentCategory', {
+  description:
+    'ai-training, ai-search, ai-assistant (a fetch a person triggered), ai-coding-agent, ai-browser-agent, or dual-use (a search crawler whose fetches also feed AI answers).',
+});
 const day = z.iso.date();
 
 const userSchema = z.object({ id: z.uuid(), email: z.string(), name: z.string() }).openapi('User');
@@ -90,6 +95,9 @@ const propertySchema = z
     plan: planSchema,
     subscriptionStatus: z.enum(['active', 'lapsed']),
     brandTerms: z.array(z.string()),
+    countDualUseAsAi: z
+      .boolean()
+      .openapi({ description: 'Whether dual-use crawlers count in the AI totals (kept and listed either way).' }),
     createdAt: timestamp,
   })
   .openapi('ConsoleProperty');
@@ -197,8 +205,28 @@ export const activitySchema = z
         unverifiable: z.number().int(),
       }),
     ),
+    countDualUseAsAi: z
+      .boolean()
+      .openapi({ description: 'Whether dual-use crawlers are in crawlerDaily and topPages.' }),
     crawlers: z.array(
-      z.object({ crawler: z.string(), operator: z.string(), hits: z.number().int(), verified: z.number().int() }),
+      z.object({
+        crawler: z.string(),
+        operator: z.string(),
+        category: agentCategorySchema
+          .nullable()
+          .openapi({ description: 'Null for a name the catalogue no longer knows.' }),
+        countedAsAi: z.boolean(),
+        hits: z.number().int(),
+        verified: z.number().int(),
+      }),
+    ),
+    categories: z.array(
+      z.object({
+        category: agentCategorySchema.nullable(),
+        countedAsAi: z.boolean(),
+        hits: z.number().int(),
+        verified: z.number().int(),
+      }),
     ),
     topPages: z.array(
       z.object({

@@ -49,6 +49,7 @@ function ActivityViews({
 }) {
   const days = daysOf(activity.from, activity.to);
   const hits = sum(activity.crawlerDaily.map((d) => d.hits));
+  const dualUse = sum(activity.categories.filter((c) => !c.countedAsAi).map((c) => c.hits));
   const verified = sum(activity.crawlerDaily.map((d) => d.verified));
   const visits = sum(activity.aiReferrals.map((r) => r.visits));
   const aiLeads = sum(activity.aiLeadsDaily.map((d) => d.leads));
@@ -104,7 +105,7 @@ function ActivityViews({
 
       <section aria-labelledby="crawlers-title">
         <h2 id="crawlers-title">AI crawler hits per day</h2>
-        {hits === 0 ? (
+        {hits === 0 && dualUse === 0 ? (
           <div className="empty" data-testid="crawl-empty">
             <p>No AI crawler visit in this range.</p>
             {property.plan === 'free' ? (
@@ -130,6 +131,13 @@ function ActivityViews({
               summary={`${hits} AI crawler hits from ${activity.from} to ${activity.to}, ${verified} verified`}
               testId="crawler-chart"
             />
+            {dualUse > 0 && !activity.countDualUseAsAi && (
+              <p className="note" data-testid="dual-use-note">
+                {dualUse.toLocaleString()} hits from dual-use crawlers (search crawlers whose fetches also feed AI
+                answers, such as Applebot) are listed below but not counted as AI. Count them under{' '}
+                <Link to={`/t/${teamId}/p/${activity.propertyId}/settings`}>Brand and prompts</Link>.
+              </p>
+            )}
             <p className="hint">
               Verified: the request came from the operator's published IP ranges. Unverified: it claimed an AI crawler's
               name from elsewhere. Unverifiable: the operator publishes no ranges.
@@ -138,8 +146,20 @@ function ActivityViews({
               <Table
                 testId="crawlers"
                 caption="By crawler"
-                head={['Crawler', 'Operator', 'Hits', 'Verified']}
-                rows={activity.crawlers.map((c) => [c.crawler, c.operator, c.hits, c.verified])}
+                head={['Crawler', 'Operator', 'Category', 'Hits', 'Verified']}
+                rows={activity.crawlers.map((c) => [
+                  c.crawler,
+                  c.operator,
+                  categoryLabel(c.category, c.countedAsAi),
+                  c.hits,
+                  c.verified,
+                ])}
+              />
+              <Table
+                testId="categories"
+                caption="By category"
+                head={['Category', 'Hits', 'Verified']}
+                rows={activity.categories.map((c) => [categoryLabel(c.category, c.countedAsAi), c.hits, c.verified])}
               />
               <Table
                 testId="top-pages"
@@ -220,4 +240,19 @@ function ActivityViews({
       </section>
     </>
   );
+}
+
+const CATEGORY_LABELS: Record<string, string> = {
+  'ai-training': 'AI training',
+  'ai-search': 'AI search',
+  'ai-assistant': 'AI assistant (user-triggered)',
+  'ai-coding-agent': 'AI coding agent',
+  'ai-browser-agent': 'AI browser agent',
+  'dual-use': 'Dual-use search crawler',
+};
+
+/** A category in words, saying when it is left out of the AI totals. */
+function categoryLabel(category: string | null, countedAsAi: boolean) {
+  const label = category ? (CATEGORY_LABELS[category] ?? category) : 'Uncategorised';
+  return countedAsAi ? label : `${label} (not counted as AI)`;
 }

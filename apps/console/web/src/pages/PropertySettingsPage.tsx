@@ -56,13 +56,18 @@ export function PropertySettingsPage() {
               <form
                 aria-label="Brand"
                 className="inline"
-                key={property.brandTerms.join('\n') + property.name + property.plan}
+                key={property.brandTerms.join('\n') + property.name + property.plan + property.countDualUseAsAi}
                 onSubmit={submit(
                   (f) =>
                     api(base, {
                       method: 'PATCH',
                       teamId,
-                      body: { name: f.get('name'), plan: f.get('plan'), brandTerms: termsOf(f.get('brandTerms')) },
+                      body: {
+                        name: f.get('name'),
+                        plan: f.get('plan'),
+                        brandTerms: termsOf(f.get('brandTerms')),
+                        countDualUseAsAi: f.get('countDualUseAsAi') === 'on',
+                      },
                     }),
                   false,
                 )}
@@ -84,6 +89,11 @@ export function PropertySettingsPage() {
                   <textarea name="brandTerms" rows={3} required defaultValue={property.brandTerms.join('\n')} />
                 </label>
                 <p className="hint wide">Changing the terms judges every stored answer again, in the background.</p>
+                <label className="check wide">
+                  <input type="checkbox" name="countDualUseAsAi" defaultChecked={property.countDualUseAsAi} /> Count
+                  dual-use crawlers (Applebot, Bravebot, PetalBot, GoogleOther: search crawlers whose fetches also feed
+                  AI answers) in the AI totals
+                </label>
                 <button type="submit">Save brand</button>
               </form>
             ) : (
@@ -92,6 +102,8 @@ export function PropertySettingsPage() {
                 <dd>{property.plan}</dd>
                 <dt>Brand terms</dt>
                 <dd data-testid="brand-terms">{property.brandTerms.join(', ')}</dd>
+                <dt>Dual-use crawlers</dt>
+                <dd>{property.countDualUseAsAi ? 'Counted as AI' : 'Listed, not counted as AI'}</dd>
               </dl>
             )}
           </section>

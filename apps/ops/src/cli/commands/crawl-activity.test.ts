@@ -137,9 +137,10 @@ describe('ops crawl activity', () => {
       { date: today.toISOString().slice(0, 10), hits: 10, verified: 5, unverified: 2, unverifiable: 3 },
     ]);
     expect(json.crawlers).toEqual([
-      { crawler: 'GPTBot', operator: 'openai', hits: 7, verified: 5 },
-      { crawler: 'ClaudeBot', operator: 'anthropic', hits: 3, verified: 0 },
+      { crawler: 'GPTBot', operator: 'openai', category: 'ai-training', countedAsAi: true, hits: 7, verified: 5 },
+      { crawler: 'ClaudeBot', operator: 'anthropic', category: 'ai-training', countedAsAi: true, hits: 3, verified: 0 },
     ]);
+    expect(json.categories).toEqual([{ category: 'ai-training', countedAsAi: true, hits: 10, verified: 5 }]);
     expect(json.topPages.map((p: { path: string; hits: number }) => [p.path, p.hits])).toEqual([
       ['/pricing', 7],
       ['/blog', 4],

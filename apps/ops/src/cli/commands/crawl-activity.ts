@@ -3,7 +3,8 @@ import type { OpsContext } from '../context.ts';
 import { propertyAndDays, propertyFromOptions } from '../inputs.ts';
 
 // The crawl panel of the dashboard, for the operator: the connection status, the delivery log,
-// and the activity (daily crawler hits, verified or not, top pages, AI referrals).
+// and the activity (daily AI-crawler hits, verified or not, by crawler and by category, top pages,
+// AI referrals).
 
 export async function crawlStatus(ctx: OpsContext, options: unknown) {
   const property = await propertyFromOptions(ctx, options);
@@ -17,5 +18,5 @@ export async function crawlLog(ctx: OpsContext, options: unknown) {
 
 export async function crawlActivity(ctx: OpsContext, options: unknown) {
   const { property, from, to } = await propertyAndDays(ctx, options);
-  return crawlActivityOf(ctx.db, property.id, from, to);
+  return crawlActivityOf(ctx.db, property, from, to);
 }
