@@ -37,6 +37,7 @@ COPY packages/db/package.json ./packages/db/
 COPY packages/delivery-log/package.json ./packages/delivery-log/
 COPY packages/logger/package.json ./packages/logger/
 COPY packages/properties/package.json ./packages/properties/
+COPY packages/catalogue-store/package.json ./packages/catalogue-store/
 COPY packages/queue/package.json ./packages/queue/
 COPY packages/read-model/package.json ./packages/read-model/
 COPY packages/redis/package.json ./packages/redis/

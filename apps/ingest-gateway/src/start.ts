@@ -4,6 +4,7 @@ import type { Logger } from '@vt/logger';
 import { crawlBatchJob, createQueue, leadJob } from '@vt/queue';
 import { startHttpService } from '@vt/service-runtime';
 import { buildIngestGateway } from './app.ts';
+import { loadAgentCatalogueCache } from './crawl/agent-catalogue-cache.ts';
 import { loadCrawlerRangeCache } from './crawl/crawler-ip-ranges.ts';
 import { cachedPropertyLookup } from './property-lookup.ts';
 
@@ -16,7 +17,9 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
     build: async ({ db, redis, registry, readinessChecks, isClosing }) => {
       const crawlQueue = createQueue(crawlBatchJob, redis, config.QUEUE_PREFIX);
       const leadQueue = createQueue(leadJob, redis, config.QUEUE_PREFIX);
-      const crawlerRanges = await loadCrawlerRangeCache(db, logger, config.CRAWLER_RANGES_REFRESH_SECONDS * 1000);
+      const refreshMs = config.CRAWLER_RANGES_REFRESH_SECONDS * 1000;
+      const crawlerRanges = await loadCrawlerRangeCache(db, logger, refreshMs);
+      const agentCatalogue = await loadAgentCatalogueCache(db, logger, refreshMs);
       // Webhook answers and un-keyed crawl batches do not wait for their log rows, so those rows may
       // gather for 100 ms: fewer, larger INSERTs. A named crawl batch waits for its row (a quick
       // repeat must find it), so awaited rows go within the writer's default 2 ms.
@@ -31,6 +34,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
           limits: { maxWireBytes: config.CRAWL_MAX_BODY_BYTES, maxInflatedBytes: config.CRAWL_MAX_INFLATED_BYTES },
           ipVerifier: crawlerRanges.current,
+          agentMatcher: agentCatalogue.current,
           registry,
         },
         leadWebhook: {
@@ -49,6 +53,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
       // Runs once intake has stopped and the requests in flight have finished and enqueued.
       const close = async () => {
         crawlerRanges.stop();
+        agentCatalogue.stop();
         await deliveryLog.flush(); // answers go out before their log rows are written: write every one
         await Promise.all([crawlQueue.close(), leadQueue.close()]);
       };

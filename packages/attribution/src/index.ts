@@ -14,6 +14,15 @@ export {
   operatorRangeSources,
 } from './agent-catalogue.ts';
 export { AI_PLATFORM_IDS, AI_PLATFORMS, type AiPlatform, type AiPlatformId } from './ai-platforms.ts';
+export {
+  type AddedAgent,
+  type CatalogueSources,
+  compareCatalogueVersions,
+  crawlerUserAgentsSchema,
+  mergeCatalogueSources,
+  nextCatalogueVersion,
+  robotsJsonSchema,
+} from './catalogue-sources.ts';
 export { classifyLead, UNCLASSIFIED_PLATFORM } from './classify-lead.ts';
 export { type Cidr, ipValue, parseCidr } from './ip-address.ts';
 export {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createPrismaClient, type PrismaClient } from '@vt/db';
+import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists, type PrismaClient } from '@vt/db';
 import { afterAll } from 'vitest';
 import { testEnv } from './test-env.ts';
 
@@ -28,4 +28,32 @@ export function testDb(): PrismaClient {
 /** A slug no other test file uses, so suites can run side by side on one database. */
 export function uniqueSlug(label: string): string {
   return `${label}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * A database of its own for a test file whose writes are global to a database (the demo team's
+ * fixed ids, the AI agent catalogue's versions): `<run's database>_<label>`, migrated, with a
+ * client. `drop()` disconnects and drops it.
+ */
+export async function scratchDatabase(label: string): Promise<{ url: string; db: PrismaClient; drop(): Promise<void> }> {
+  const url = new URL(testEnv.DATABASE_URL);
+  url.pathname = `${url.pathname}_${label}`;
+  const databaseUrl = url.toString();
+  await ensureDatabaseExists(databaseUrl);
+  await applyMigrations(databaseUrl);
+  const db = createPrismaClient({
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: 4,
+    DATABASE_CONNECT_TIMEOUT_MS: 5000,
+    DATABASE_IDLE_TIMEOUT_MS: 10000,
+    DATABASE_STATEMENT_TIMEOUT_MS: 30000,
+  });
+  return {
+    url: databaseUrl,
+    db,
+    async drop() {
+      await db.$disconnect();
+      await dropDatabase(databaseUrl);
+    },
+  };
 }

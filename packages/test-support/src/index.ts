@@ -8,7 +8,7 @@ export {
   generatorOtherBots,
   writeFixtureRanges,
 } from './access-log.ts';
-export { testDb, uniqueSlug } from './database.ts';
+export { scratchDatabase, testDb, uniqueSlug } from './database.ts';
 export { ROOT } from './paths.ts';
 export { freePort, type RunningProcess, runScript, waitForOk } from './processes.ts';
 export { isolatedQueuePrefix, testEnv } from './test-env.ts';

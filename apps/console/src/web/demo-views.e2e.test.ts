@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists } from '@vt/db';
-import { runScript, testEnv } from '@vt/test-support';
+import { runScript, scratchDatabase } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness } from '../testing/index.ts';
@@ -13,30 +12,18 @@ import { createConsoleHarness } from '../testing/index.ts';
 
 const README_SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
 const refresh = process.env.REFRESH_README_SCREENSHOTS === '1';
-const demoUrl = (() => {
-  const url = new URL(testEnv.DATABASE_URL);
-  url.pathname = `${url.pathname}_demo`;
-  return url.toString();
-})();
-const db = createPrismaClient({
-  DATABASE_URL: demoUrl,
-  DATABASE_POOL_MAX: 4,
-  DATABASE_CONNECT_TIMEOUT_MS: 5000,
-  DATABASE_IDLE_TIMEOUT_MS: 10000,
-  DATABASE_STATEMENT_TIMEOUT_MS: 30000,
-});
+let demo: Awaited<ReturnType<typeof scratchDatabase>>;
 let h: ReturnType<typeof createConsoleHarness>;
 let ui: ConsoleInBrowser;
 let login: { emails: string[]; password: string };
 
 beforeAll(async () => {
-  await ensureDatabaseExists(demoUrl);
-  await applyMigrations(demoUrl);
-  const seed = runScript('apps/ops/src/main.ts', ['demo', 'seed', '--json'], { DATABASE_URL: demoUrl });
+  demo = await scratchDatabase('demo');
+  const seed = runScript('apps/ops/src/main.ts', ['demo', 'seed', '--json'], { DATABASE_URL: demo.url });
   const code = await seed.exited;
   if (code !== 0) throw new Error(`demo seed failed (${code}): ${seed.stdout()} ${seed.stderr()}`);
   login = JSON.parse(seed.stdout()).login;
-  h = createConsoleHarness({ db });
+  h = createConsoleHarness({ db: demo.db });
   ui = await openConsoleInBrowser(h.appDeps);
   if (refresh) mkdirSync(README_SCREENSHOTS, { recursive: true });
 }, 180_000);
@@ -44,8 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await ui?.close();
   await h?.close();
-  await db.$disconnect();
-  await dropDatabase(demoUrl);
+  await demo?.drop();
 });
 
 /** The first screenful of a view, as a person sees it at 1280 × 900. */

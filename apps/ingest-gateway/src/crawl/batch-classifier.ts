@@ -1,6 +1,6 @@
-import { AI_PLATFORMS, hostOfReferrer, matchAiCrawler, platformForHost } from '@vt/attribution';
+import { type AgentMatcher, AI_PLATFORMS, hostOfReferrer, platformForHost } from '@vt/attribution';
+import { bundledMatcher } from '@vt/catalogue-store';
 import { CRAWL_EVENT_CAPS, type CrawlVerification, crawlEventSchema, type KeptCrawlEvent } from '@vt/contracts';
-import { LRUCache } from 'lru-cache';
 import { rawStringField } from './raw-fields.ts';
 
 export interface IpVerifier {
@@ -32,9 +32,14 @@ export class BatchClassifier {
   private lastMatchingHost = '';
   private readableSeen = false;
 
+  /**
+   * `agents` is the catalogue's matcher (cached per distinct user agent): the current stored
+   * version in the gateway, the bundled one by default.
+   */
   constructor(
     private readonly domain: string,
     private readonly ipVerifier: IpVerifier,
+    private readonly agents: AgentMatcher = bundledMatcher,
   ) {}
 
   line(raw: string) {
@@ -71,7 +76,7 @@ export class BatchClassifier {
   private mayBeKept(text: string): boolean {
     const userAgent = rawStringField(text, 'userAgent');
     if (userAgent === null) return true;
-    if (userAgent !== undefined && crawlerOfCached(userAgent) !== null) return true;
+    if (userAgent !== undefined && this.agents.match(userAgent) !== null) return true;
     const referer = rawStringField(text, 'referer');
     return referer === null || (referer !== undefined && AI_REFERER_HINT.test(referer));
   }
@@ -119,7 +124,7 @@ export class BatchClassifier {
     const parsed = crawlEventSchema.safeParse(value);
     if (!parsed.success) return;
     const { ip, ...event } = parsed.data;
-    const crawler = crawlerOfCached(event.userAgent);
+    const crawler = this.agents.match(event.userAgent);
     if (crawler) {
       const verification = this.ipVerifier.verify(crawler.operator, ip);
       this.events.push({ ...event, crawler: crawler.agent, operator: crawler.operator, verification });
@@ -160,20 +165,6 @@ const AI_REFERER_HINT = new RegExp(
     .join('|'),
   'i',
 );
-
-// A site's traffic has few distinct user agents: each is matched against the catalogue once.
-// Bounded, whatever senders send. get and set rather than memo(): this runs for every line, and
-// memo() measured about three times the cost of a get.
-const crawlerCache = new LRUCache<string, { match: ReturnType<typeof matchAiCrawler> }>({ max: 10_000 });
-
-function crawlerOfCached(userAgent: string): ReturnType<typeof matchAiCrawler> {
-  let cached = crawlerCache.get(userAgent);
-  if (cached === undefined) {
-    cached = { match: matchAiCrawler(userAgent) };
-    crawlerCache.set(userAgent, cached);
-  }
-  return cached.match;
-}
 
 function isSpaceAt(text: string, index: number): boolean {
   const c = text.charCodeAt(index);

@@ -1,3 +1,4 @@
+import type { AgentMatcher } from '@vt/attribution';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@vt/contracts';
 import { verifyCrawlToken } from '@vt/credentials';
 import type { PrismaClient, Property } from '@vt/db';
@@ -27,6 +28,8 @@ export interface CrawlIngestDeps {
   crawlTokenSecret: string | undefined;
   limits: BodyLimits;
   ipVerifier: () => IpVerifier;
+  /** The current AI agent catalogue's matcher; the bundled catalogue's when absent. */
+  agentMatcher?: () => AgentMatcher;
   registry: Registry;
 }
 
@@ -128,7 +131,7 @@ function checkProperty(property: Property, token: string, secret: string): Rejec
 /** Reads and classifies the body, line by line as it arrives; a body over a cap or a corrupt gzip is a rejection. */
 async function readBatch(req: Request, domain: string, deps: CrawlIngestDeps): Promise<BatchSummary | Rejection> {
   const { limits } = deps;
-  const classifier = new BatchClassifier(domain, deps.ipVerifier());
+  const classifier = new BatchClassifier(domain, deps.ipVerifier(), deps.agentMatcher?.());
   try {
     const declared = Number(req.get('content-length'));
     if (Number.isFinite(declared) && declared > limits.maxWireBytes) throw new BodyTooLargeError('wire');

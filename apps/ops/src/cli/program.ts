@@ -159,7 +159,11 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
     .action(action(requestCollection));
 
   const crawlers = program.command('crawlers').description('the AI crawler catalogue and IP ranges');
-  sub(crawlers, 'refresh', "store the operators' published IP ranges (fetched, or read from a directory)")
+  sub(
+    crawlers,
+    'refresh',
+    "merge the community AI agent lists into the catalogue and store the operators' IP ranges (fetched, or from a directory)",
+  )
     .option('--from <dir>', 'read <operator>.json files from this directory instead of fetching (air-gapped)')
     .action(action(refreshCrawlerRanges));
 

@@ -166,7 +166,7 @@ describe('fetchPublishedRanges', () => {
 
   it('refreshes from the operators (injected sources) and stores what it fetched', async () => {
     const sources = { [op('fetched')]: [`${base}/duckduckgo.json`] };
-    const result = await refreshCrawlerRanges(ctx(), {}, { fetchImpl: fetch, sources });
+    const result = await refreshCrawlerRanges(ctx(), {}, { fetchImpl: fetch, sources, catalogueUrls: {} });
     expect(result.operators).toEqual([
       {
         operator: op('fetched'),
@@ -181,7 +181,9 @@ describe('fetchPublishedRanges', () => {
 
   it('stores the operators that were fetched and still fails, naming the ones that were not', async () => {
     const sources = { [op('partial-ok')]: [`${base}/meta.json`], [op('partial-bad')]: [`${base}/gone.json`] };
-    const error = await refreshCrawlerRanges(ctx(), {}, { fetchImpl: fetch, sources }).catch((e: unknown) => e);
+    const error = await refreshCrawlerRanges(ctx(), {}, { fetchImpl: fetch, sources, catalogueUrls: {} }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(OpsError);
     expect(error).toMatchObject({ code: 'ranges_fetch_failed' });
     expect((error as Error).message).toMatch(
@@ -195,7 +197,7 @@ describe('fetchPublishedRanges', () => {
 
   it('fails without storing anything when no operator could be fetched', async () => {
     const sources = { [op('none')]: [`${base}/gone.json`] };
-    await expect(refreshCrawlerRanges(ctx(), {}, { fetchImpl: fetch, sources })).rejects.toThrow(
+    await expect(refreshCrawlerRanges(ctx(), {}, { fetchImpl: fetch, sources, catalogueUrls: {} })).rejects.toThrow(
       /no operator's ranges could be fetched/,
     );
     expect(await testDb().crawlerIpRangeSet.count({ where: { operator: op('none') } })).toBe(0);

@@ -1,11 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { CatalogueSources } from '@vt/attribution';
 import { CrawlerIpIndex, loadStoredRangeIndex, OPERATOR_RANGE_SOURCES, parsePublishedRanges } from '@vt/attribution';
 import type { PrismaClient } from '@vt/db';
 import { z } from 'zod';
 import type { OpsContext } from '../context.ts';
 import { parseOptions } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
+import { refreshAgentCatalogue } from './agent-catalogue.ts';
 
 // The AI crawler operators' published IP ranges, stored in crawler_ip_range_sets so every gateway
 // replica verifies against the same set. `pnpm ops crawlers refresh` fetches them (deployments with
@@ -157,15 +159,20 @@ const refreshOptions = z.object({ from: z.string().min(1).optional() });
 export interface RefreshDeps {
   fetchImpl?: typeof fetch;
   sources?: Readonly<Record<string, readonly string[]>>;
+  /** Where the catalogue's community lists are fetched from; `{}` skips them. */
+  catalogueUrls?: Partial<Record<keyof CatalogueSources, string>>;
 }
 
 /**
- * `pnpm ops crawlers refresh [--from DIR]`: loads the sets from DIR, or fetches them from the
- * operators, and stores them. When some operators could not be fetched, the others are stored and
- * the command still fails (exit 1) naming what failed; the failed operators keep their previous set.
+ * `pnpm ops crawlers refresh [--from DIR]`: refreshes the AI agent catalogue from the community
+ * lists (DIR/catalogue/, or the network), then loads the IP-range sets from DIR, or fetches them
+ * from the operators, and stores them. When a list or some operators could not be fetched, the
+ * rest is stored and the command still fails (exit 1) naming what failed; what failed keeps its
+ * previous version.
  */
 export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, deps: RefreshDeps = {}) {
   const from = parseOptions(refreshOptions, options).from ?? ctx.config.CRAWLER_RANGES_DIR;
+  const catalogue = await refreshAgentCatalogue(ctx, { from, fetchImpl: deps.fetchImpl, urls: deps.catalogueUrls });
   const { sets, failures } = from
     ? { sets: await loadRangesFromDirectory(from), failures: [] }
     : await fetchPublishedRanges(deps.fetchImpl, deps.sources);
@@ -180,6 +187,10 @@ export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, de
       `stored ${sets.map((s) => s.operator).join(', ')}; failed, previous set kept: ${failed}`,
     );
   }
+  if (catalogue.failures.length > 0) {
+    const lists = catalogue.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
+    throw new OpsError('catalogue_fetch_failed', `IP ranges stored; the catalogue kept ${catalogue.version}: ${lists}`);
+  }
   return {
     operators: sets.map((s) => ({
       operator: s.operator,
@@ -188,5 +199,11 @@ export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, de
       source: s.source,
     })),
     takenAt: takenAt.toISOString(),
+    catalogue: {
+      version: catalogue.version,
+      stored: catalogue.stored,
+      added: catalogue.added,
+      sources: catalogue.sources,
+    },
   };
 }

@@ -1,0 +1,7 @@
+export {
+  bundledMatcher,
+  cachedMatcher,
+  loadCurrentCatalogue,
+  storeBundledCatalogue,
+  storeCatalogue,
+} from './stored-catalogue.ts';

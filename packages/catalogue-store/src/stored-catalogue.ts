@@ -1,0 +1,73 @@
+import {
+  type AgentCatalogue,
+  type AgentMatch,
+  type AgentMatcher,
+  agentCatalogueSchema,
+  BUNDLED_AGENT_CATALOGUE,
+  compareCatalogueVersions,
+  createAgentMatcher,
+} from '@vt/attribution';
+import type { Prisma, PrismaClient } from '@vt/db';
+import { LRUCache } from 'lru-cache';
+
+// The AI agent catalogue as Postgres keeps it: every version a deployment used, the highest one
+// current. A release stores its bundled catalogue when it starts; `ops crawlers refresh` stores a
+// merged one. Gateways load the current version and reload it on an interval, so every replica
+// matches with the same one.
+
+/** Stores the release's bundled catalogue unless that version is already stored. */
+export async function storeBundledCatalogue(db: PrismaClient): Promise<void> {
+  await storeCatalogue(db, BUNDLED_AGENT_CATALOGUE, 'bundled');
+}
+
+/** Stores a catalogue version; an existing version is left as it is (versions never change). */
+export async function storeCatalogue(db: PrismaClient, catalogue: AgentCatalogue, source: string): Promise<boolean> {
+  const { count } = await db.agentCatalogueVersion.createMany({
+    data: [{ version: catalogue.version, catalogue: catalogue as unknown as Prisma.InputJsonValue, source }],
+    skipDuplicates: true,
+  });
+  return count === 1;
+}
+
+/**
+ * The current catalogue: the highest stored version, or the bundled one when nothing is stored or
+ * the bundled one is higher (a release newer than the last refresh). A stored version that no
+ * longer passes the schema is skipped for the next one down.
+ */
+export async function loadCurrentCatalogue(db: PrismaClient): Promise<{ catalogue: AgentCatalogue; source: string }> {
+  const versions = (await db.agentCatalogueVersion.findMany({ select: { version: true } }))
+    .map((v) => v.version)
+    .sort(compareCatalogueVersions)
+    .reverse();
+  for (const version of versions) {
+    if (compareCatalogueVersions(version, BUNDLED_AGENT_CATALOGUE.version) <= 0) break;
+    const row = await db.agentCatalogueVersion.findUnique({ where: { version } });
+    const parsed = agentCatalogueSchema.safeParse(row?.catalogue);
+    if (parsed.success) return { catalogue: parsed.data, source: row?.source ?? '' };
+  }
+  return { catalogue: BUNDLED_AGENT_CATALOGUE, source: 'bundled' };
+}
+
+/**
+ * A matcher that remembers its answer per distinct user agent (a site's traffic has few), bounded
+ * whatever senders send. get and set rather than memo(): this runs for every line, and memo()
+ * measured about three times the cost of a get.
+ */
+export function cachedMatcher(matcher: AgentMatcher, max = 10_000): AgentMatcher {
+  const cache = new LRUCache<string, { match: AgentMatch | null }>({ max });
+  return {
+    version: matcher.version,
+    markers: matcher.markers,
+    match(userAgent) {
+      let cached = cache.get(userAgent);
+      if (cached === undefined) {
+        cached = { match: matcher.match(userAgent) };
+        cache.set(userAgent, cached);
+      }
+      return cached.match;
+    },
+  };
+}
+
+/** The bundled catalogue's cached matcher, for a classifier given no other. */
+export const bundledMatcher = cachedMatcher(createAgentMatcher(BUNDLED_AGENT_CATALOGUE));
