@@ -35,7 +35,9 @@ export function uniqueSlug(label: string): string {
  * fixed ids, the AI agent catalogue's versions): `<run's database>_<label>`, migrated, with a
  * client. `drop()` disconnects and drops it.
  */
-export async function scratchDatabase(label: string): Promise<{ url: string; db: PrismaClient; drop(): Promise<void> }> {
+export async function scratchDatabase(
+  label: string,
+): Promise<{ url: string; db: PrismaClient; drop(): Promise<void> }> {
   const url = new URL(testEnv.DATABASE_URL);
   url.pathname = `${url.pathname}_${label}`;
   const databaseUrl = url.toString();
