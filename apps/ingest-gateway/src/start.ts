@@ -6,6 +6,7 @@ import { startHttpService } from '@vt/service-runtime';
 import { buildIngestGateway } from './app.ts';
 import { loadAgentCatalogueCache } from './crawl/agent-catalogue-cache.ts';
 import { loadCrawlerRangeCache } from './crawl/crawler-ip-ranges.ts';
+import { loadSignatureKeysCache } from './crawl/signature-keys-cache.ts';
 import { cachedPropertyLookup } from './property-lookup.ts';
 
 export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) {
@@ -20,6 +21,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
       const refreshMs = config.CRAWLER_RANGES_REFRESH_SECONDS * 1000;
       const crawlerRanges = await loadCrawlerRangeCache(db, logger, refreshMs);
       const agentCatalogue = await loadAgentCatalogueCache(db, logger, refreshMs);
+      const signatureKeys = await loadSignatureKeysCache(db, logger, refreshMs);
       // Webhook answers and un-keyed crawl batches do not wait for their log rows, so those rows may
       // gather for 100 ms: fewer, larger INSERTs. A named crawl batch waits for its row (a quick
       // repeat must find it), so awaited rows go within the writer's default 2 ms.
@@ -35,6 +37,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
           limits: { maxWireBytes: config.CRAWL_MAX_BODY_BYTES, maxInflatedBytes: config.CRAWL_MAX_INFLATED_BYTES },
           ipVerifier: crawlerRanges.current,
           agentMatcher: agentCatalogue.current,
+          signatureVerifier: signatureKeys.current,
           registry,
         },
         leadWebhook: {
@@ -54,6 +57,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
       const close = async () => {
         crawlerRanges.stop();
         agentCatalogue.stop();
+        signatureKeys.stop();
         await deliveryLog.flush(); // answers go out before their log rows are written: write every one
         await Promise.all([crawlQueue.close(), leadQueue.close()]);
       };

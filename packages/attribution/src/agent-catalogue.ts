@@ -42,6 +42,12 @@ const agentSchema = z.strictObject({
   /** User-agent tokens, matched whole and case-insensitively; the name when absent. */
   tokens: z.array(z.string().min(2).max(100)).min(1).optional(),
   robotsTxtOnly: z.literal(true).optional(),
+  /**
+   * Web Bot Auth: the `Signature-Agent` origins the agent signs as (`https://chatgpt.com`). A
+   * request signed by one of them is the agent whatever its user agent; the keys come from the
+   * operator's `keyDirectory`.
+   */
+  signatureAgents: z.array(httpsUrl).min(1).optional(),
   note: z.string().optional(),
 });
 
@@ -105,6 +111,8 @@ export interface AgentMatch {
 
 export interface AgentMatcher {
   readonly version: string;
+  /** The agent that signs as a `Signature-Agent` origin, or null. */
+  matchSignatureAgent(origin: string): AgentMatch | null;
   /** The agent a User-Agent header names, or null; the first token in the header wins. */
   match(userAgent: string): AgentMatch | null;
   /**
@@ -127,10 +135,12 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  */
 export function createAgentMatcher(catalogue: AgentCatalogue): AgentMatcher {
   const byToken = new Map<string, AgentMatch>();
+  const bySignatureAgent = new Map<string, AgentMatch>();
   for (const agent of catalogue.agents) {
     if (agent.robotsTxtOnly) continue;
     const result = Object.freeze({ agent: agent.name, operator: agent.operator, category: agent.category });
     for (const token of agent.tokens ?? [agent.name]) byToken.set(token.toLowerCase(), result);
+    for (const origin of agent.signatureAgents ?? []) bySignatureAgent.set(new URL(origin).origin, result);
   }
   const tokens = [...byToken.keys()];
   const pattern = new RegExp(
@@ -142,6 +152,7 @@ export function createAgentMatcher(catalogue: AgentCatalogue): AgentMatcher {
   );
   return {
     version: catalogue.version,
+    matchSignatureAgent: (origin) => bySignatureAgent.get(origin) ?? null,
     match(userAgent) {
       const found = pattern.exec(userAgent);
       return found ? (byToken.get(found[0].toLowerCase()) ?? null) : null;

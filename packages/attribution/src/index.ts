@@ -36,3 +36,4 @@ export {
 } from './ip-ranges.ts';
 export { AI_CRAWLER_UA_MARKERS, type AiCrawlerMatch, matchAiCrawler } from './match-crawler.ts';
 export { hostOfReferrer, platformForHost } from './match-platform.ts';
+export { type DirectoryKey, jwkThumbprint, parseKeyDirectory, signatureAgentOrigin } from './signature-keys.ts';

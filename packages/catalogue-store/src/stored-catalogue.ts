@@ -58,6 +58,7 @@ export function cachedMatcher(matcher: AgentMatcher, max = 10_000): AgentMatcher
   return {
     version: matcher.version,
     markers: matcher.markers,
+    matchSignatureAgent: matcher.matchSignatureAgent,
     match(userAgent) {
       let cached = cache.get(userAgent);
       if (cached === undefined) {

@@ -5,7 +5,15 @@ import { z } from 'zod';
 // crawl worker (`keptCrawlEventSchema`, inside the queue's crawl-batch job), with the caps both share.
 
 /** Longest value of each field that is kept; a longer host, path or user agent makes the line unusable. */
-export const CRAWL_EVENT_CAPS = { host: 253, path: 8192, userAgent: 4096, referer: 8192, method: 16 } as const;
+export const CRAWL_EVENT_CAPS = {
+  host: 253,
+  path: 8192,
+  userAgent: 4096,
+  referer: 8192,
+  method: 16,
+  /** Each of the Web Bot Auth headers a shipper forwards: Signature, Signature-Input, Signature-Agent. */
+  signatureHeader: 8192,
+} as const;
 
 /** The spec's limit on a batch's name (`Idempotency-Key`), in characters. */
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 200;
@@ -66,8 +74,13 @@ export const crawlEventSchema = z
       .refine((value) => typeof value !== 'string' || withoutNul(value), 'must not contain NUL')
       .optional(),
     ip: z.unknown().optional(),
+    // Web Bot Auth: the raw values of the Signature, Signature-Input and Signature-Agent headers.
+    signature: z.unknown().optional(),
+    signatureInput: z.unknown().optional(),
+    signatureAgent: z.unknown().optional(),
   })
-  .transform(({ timestamp, host, path, userAgent, statusCode, method, referer, ip }, ctx) => {
+  .transform((line, ctx) => {
+    const { timestamp, host, path, userAgent, statusCode, method, referer, ip } = line;
     const occurredAt = new Date(typeof timestamp === 'number' ? timestamp : Date.parse(timestamp));
     const cleanPath = stripQuery(path);
     if (Number.isNaN(occurredAt.getTime()) || cleanPath.length > CRAWL_EVENT_CAPS.path || !withoutNul(cleanPath)) {
@@ -87,10 +100,25 @@ export const crawlEventSchema = z
         ? { referer: stripQuery(referer).slice(0, CRAWL_EVENT_CAPS.referer) }
         : {}),
       ...(typeof ip === 'string' ? { ip } : {}),
+      ...signedHeaders(line),
     };
   });
 
-/** A line read as a crawl event: the kept fields, and the `ip` that verifies a crawler. */
+/**
+ * The three Web Bot Auth headers when all are strings within the cap, else nothing: a signature
+ * that cannot be checked whole is no signature. Like `ip`, they decide a verification and are
+ * never carried further.
+ */
+function signedHeaders(line: { signature?: unknown; signatureInput?: unknown; signatureAgent?: unknown }) {
+  const { signature, signatureInput, signatureAgent } = line;
+  const usable = (value: unknown): value is string =>
+    typeof value === 'string' && value !== '' && value.length <= CRAWL_EVENT_CAPS.signatureHeader && withoutNul(value);
+  return usable(signature) && usable(signatureInput) && usable(signatureAgent)
+    ? { signed: { signature, signatureInput, signatureAgent } }
+    : {};
+}
+
+/** A line read as a crawl event: the kept fields, and the `ip` and `signed` headers that verify a crawler. */
 export type CrawlEvent = z.output<typeof crawlEventSchema>;
 
 /**

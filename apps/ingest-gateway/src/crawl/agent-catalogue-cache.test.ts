@@ -1,10 +1,14 @@
-import { BUNDLED_AGENT_CATALOGUE } from '@vt/attribution';
+import { generateKeyPairSync } from 'node:crypto';
+import { BUNDLED_AGENT_CATALOGUE, parseKeyDirectory } from '@vt/attribution';
 import { storeCatalogue } from '@vt/catalogue-store';
 import { createLogger } from '@vt/logger';
 import { scratchDatabase } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signatureHeaders } from 'web-bot-auth';
+import { Ed25519Signer } from 'web-bot-auth/crypto';
 import { loadAgentCatalogueCache } from './agent-catalogue-cache.ts';
 import { BatchClassifier } from './batch-classifier.ts';
+import { loadSignatureKeysCache } from './signature-keys-cache.ts';
 
 // Every gateway replica matches with the catalogue version Postgres holds: the release's bundled
 // one is stored at start, and a higher version a refresh stored is picked up on the next reload.
@@ -56,6 +60,43 @@ describe('the gateway’s AI agent catalogue', () => {
       const summary = classifier.summary();
       expect(summary.received).toBe(2);
       expect(summary.events.map((e) => e.crawler)).toEqual(['ReplicaTestBot']);
+    } finally {
+      cache.stop();
+    }
+  });
+});
+
+describe('the gateway’s Web Bot Auth keys', () => {
+  it('verifies against the key directories stored in Postgres, picked up on the next reload', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const signer = await Ed25519Signer.fromJWK(privateKey.export({ format: 'jwk' }));
+    const now = new Date();
+    const signatureAgent = '"https://chatgpt.com"';
+    const headers = await signatureHeaders(
+      { method: 'GET', url: 'https://shop.example/', headers: { 'signature-agent': signatureAgent } },
+      signer,
+      { created: now, expires: new Date(now.getTime() + 60_000) },
+    );
+    const signed = {
+      host: 'shop.example',
+      path: '/',
+      occurredAt: now.toISOString(),
+      signed: { signature: headers.Signature, signatureInput: headers['Signature-Input'], signatureAgent },
+    };
+    const cache = await loadSignatureKeysCache(scratch.db, logger, 50);
+    try {
+      expect(await cache.current().verify(signed)).toBe('unverified'); // nothing stored yet
+      const keys = parseKeyDirectory({ keys: [publicKey.export({ format: 'jwk' })] });
+      await scratch.db.signatureKeyDirectory.create({
+        data: {
+          origin: 'https://chatgpt.com',
+          operator: 'openai',
+          keys: keys as never,
+          source: 'test',
+          takenAt: new Date(),
+        },
+      });
+      await expect.poll(() => cache.current().verify(signed), { timeout: 5000 }).toBe('verified');
     } finally {
       cache.stop();
     }

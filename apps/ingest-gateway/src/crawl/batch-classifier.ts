@@ -1,7 +1,15 @@
-import { type AgentMatcher, AI_PLATFORMS, hostOfReferrer, platformForHost } from '@vt/attribution';
+import {
+  type AgentMatch,
+  type AgentMatcher,
+  AI_PLATFORMS,
+  hostOfReferrer,
+  platformForHost,
+  signatureAgentOrigin,
+} from '@vt/attribution';
 import { bundledMatcher } from '@vt/catalogue-store';
 import { CRAWL_EVENT_CAPS, type CrawlVerification, crawlEventSchema, type KeptCrawlEvent } from '@vt/contracts';
 import { rawStringField } from './raw-fields.ts';
+import type { SignatureVerifier, SignedRequest } from './signature-verifier.ts';
 
 export interface IpVerifier {
   verify(operator: string, ip: string | undefined): CrawlVerification;
@@ -30,6 +38,8 @@ export class BatchClassifier {
   private readonly missedHosts = new Map<string, number>();
   private readonly events: KeptCrawlEvent[] = [];
   private lastMatchingHost = '';
+  /** Lines signed by an agent's Signature-Agent, kept once their signatures are checked. */
+  private readonly signed: { request: SignedRequest; event: KeptCrawlEvent; agent: AgentMatch }[] = [];
   private readableSeen = false;
 
   /**
@@ -54,6 +64,18 @@ export class BatchClassifier {
     if (value) this.decideParsed(value);
   }
 
+  /**
+   * Checks the signatures of the lines an agent signed (Web Bot Auth) and keeps each as that agent:
+   * `verified` with a valid, current signature by a key of its directory, `unverified` otherwise.
+   * Before `summary()`.
+   */
+  async settleSignatures(verifier: SignatureVerifier): Promise<void> {
+    for (const { request, event, agent } of this.signed.splice(0)) {
+      const verification = await verifier.verify(request);
+      this.events.push({ ...event, crawler: agent.agent, operator: agent.operator, verification });
+    }
+  }
+
   summary(): BatchSummary {
     const hosts = [...this.missedHosts.entries()]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -76,6 +98,8 @@ export class BatchClassifier {
   private mayBeKept(text: string): boolean {
     const userAgent = rawStringField(text, 'userAgent');
     if (userAgent === null) return true;
+    // A signed line names its agent in Signature-Agent, whatever its user agent says.
+    if (text.includes('"signatureAgent"')) return true;
     if (userAgent !== undefined && this.agents.match(userAgent) !== null) return true;
     const referer = rawStringField(text, 'referer');
     return referer === null || (referer !== undefined && AI_REFERER_HINT.test(referer));
@@ -123,7 +147,15 @@ export class BatchClassifier {
     // and dropped like any other line that is not kept.
     const parsed = crawlEventSchema.safeParse(value);
     if (!parsed.success) return;
-    const { ip, ...event } = parsed.data;
+    const { ip, signed, ...event } = parsed.data;
+    if (signed) {
+      const origin = signatureAgentOrigin(signed.signatureAgent);
+      const agent = origin ? this.agents.matchSignatureAgent(origin) : null;
+      if (agent) {
+        this.signed.push({ request: { ...event, signed }, event, agent });
+        return;
+      }
+    }
     const crawler = this.agents.match(event.userAgent);
     if (crawler) {
       const verification = this.ipVerifier.verify(crawler.operator, ip);

@@ -18,6 +18,7 @@ import {
   declaredBodyFormat,
   streamRecords,
 } from './body-stream.ts';
+import { noSignatureKeys, type SignatureVerifier } from './signature-verifier.ts';
 
 export interface CrawlIngestDeps {
   db: PrismaClient;
@@ -30,6 +31,8 @@ export interface CrawlIngestDeps {
   ipVerifier: () => IpVerifier;
   /** The current AI agent catalogue's matcher; the bundled catalogue's when absent. */
   agentMatcher?: () => AgentMatcher;
+  /** Web Bot Auth: the stored key directories; nothing verifies when absent. */
+  signatureVerifier?: () => SignatureVerifier;
   registry: Registry;
 }
 
@@ -144,6 +147,7 @@ async function readBatch(req: Request, domain: string, deps: CrawlIngestDeps): P
     if (err instanceof CorruptGzipError) return crawlRejection('unreadable_body', 'corrupt_gzip');
     throw err;
   }
+  await classifier.settleSignatures(deps.signatureVerifier?.() ?? noSignatureKeys);
   return classifier.summary();
 }
 

@@ -1,9 +1,10 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BUNDLED_AGENT_CATALOGUE, createAgentMatcher, nextCatalogueVersion } from '@vt/attribution';
+import { BUNDLED_AGENT_CATALOGUE, createAgentMatcher, jwkThumbprint, nextCatalogueVersion } from '@vt/attribution';
 import { loadCurrentCatalogue } from '@vt/catalogue-store';
 import { opsConfigSchema, parseConfig } from '@vt/config';
 import { formatUtcDay, utcDay } from '@vt/db';
@@ -98,6 +99,29 @@ describe('ops crawlers refresh and the AI agent catalogue', () => {
       { name: 'NetFoundBot', operator: 'net', category: 'ai-search', source: 'ai.robots.txt' },
     ]);
     expect(result.failures).toEqual([{ source: `${base}/cua.json`, message: 'HTTP 503' }]);
+  });
+
+  it('stores the Web Bot Auth key directory of DIR/keys/<operator>.json under its Signature-Agent origin', async () => {
+    const { publicKey } = generateKeyPairSync('ed25519');
+    const jwk = publicKey.export({ format: 'jwk' });
+    const dir = fromDir({});
+    mkdirSync(join(dir, 'keys'));
+    writeFileSync(join(dir, 'keys', 'openai.json'), JSON.stringify({ keys: [jwk] }));
+    const result = await refreshCrawlerRanges(ctx(), { from: dir });
+    expect(result.signatureKeys).toEqual([
+      { origin: 'https://chatgpt.com', operator: 'openai', keys: 1, source: join(dir, 'keys', 'openai.json') },
+    ]);
+    const stored = await scratch.db.signatureKeyDirectory.findUniqueOrThrow({
+      where: { origin: 'https://chatgpt.com' },
+    });
+    expect(stored.keys).toEqual([{ keyid: jwkThumbprint(jwk as never), jwk }]);
+
+    // A directory without an Ed25519 key is refused, and the stored keys stay.
+    writeFileSync(join(dir, 'keys', 'openai.json'), JSON.stringify({ keys: [{ kty: 'RSA', n: 'x', e: 'AQAB' }] }));
+    await expect(refreshCrawlerRanges(ctx(), { from: dir })).rejects.toMatchObject({ code: 'keys_fetch_failed' });
+    expect(
+      (await scratch.db.signatureKeyDirectory.findUniqueOrThrow({ where: { origin: 'https://chatgpt.com' } })).keys,
+    ).toEqual(stored.keys);
   });
 
   it('stores the IP ranges and still fails naming the list that failed', async () => {

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BUNDLED_AGENT_CATALOGUE } from '@vt/attribution';
 import { opsConfigSchema, parseConfig } from '@vt/config';
 import { testDb, testEnv, writeFixtureRanges } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +24,8 @@ import {
 const suffix = randomBytes(4).toString('hex');
 const op = (name: string) => `test-${name}-${suffix}`;
 const ctx = () => ({ db: testDb(), config: parseConfig('ops', opsConfigSchema, testEnv) });
+// The network tests fetch from local servers only: no list, no key directory.
+const NO_KEY_DIRECTORIES = { ...BUNDLED_AGENT_CATALOGUE, operators: {} };
 const tempDir = () => mkdtempSync(join(tmpdir(), 'vt-ranges-'));
 
 /** The fixture files copied under this run's operator names. */
@@ -166,7 +169,11 @@ describe('fetchPublishedRanges', () => {
 
   it('refreshes from the operators (injected sources) and stores what it fetched', async () => {
     const sources = { [op('fetched')]: [`${base}/duckduckgo.json`] };
-    const result = await refreshCrawlerRanges(ctx(), {}, { fetchImpl: fetch, sources, catalogueUrls: {} });
+    const result = await refreshCrawlerRanges(
+      ctx(),
+      {},
+      { fetchImpl: fetch, sources, catalogueUrls: {}, keyCatalogue: NO_KEY_DIRECTORIES },
+    );
     expect(result.operators).toEqual([
       {
         operator: op('fetched'),
@@ -181,9 +188,11 @@ describe('fetchPublishedRanges', () => {
 
   it('stores the operators that were fetched and still fails, naming the ones that were not', async () => {
     const sources = { [op('partial-ok')]: [`${base}/meta.json`], [op('partial-bad')]: [`${base}/gone.json`] };
-    const error = await refreshCrawlerRanges(ctx(), {}, { fetchImpl: fetch, sources, catalogueUrls: {} }).catch(
-      (e: unknown) => e,
-    );
+    const error = await refreshCrawlerRanges(
+      ctx(),
+      {},
+      { fetchImpl: fetch, sources, catalogueUrls: {}, keyCatalogue: NO_KEY_DIRECTORIES },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpsError);
     expect(error).toMatchObject({ code: 'ranges_fetch_failed' });
     expect((error as Error).message).toMatch(
@@ -197,9 +206,13 @@ describe('fetchPublishedRanges', () => {
 
   it('fails without storing anything when no operator could be fetched', async () => {
     const sources = { [op('none')]: [`${base}/gone.json`] };
-    await expect(refreshCrawlerRanges(ctx(), {}, { fetchImpl: fetch, sources, catalogueUrls: {} })).rejects.toThrow(
-      /no operator's ranges could be fetched/,
-    );
+    await expect(
+      refreshCrawlerRanges(
+        ctx(),
+        {},
+        { fetchImpl: fetch, sources, catalogueUrls: {}, keyCatalogue: NO_KEY_DIRECTORIES },
+      ),
+    ).rejects.toThrow(/no operator's ranges could be fetched/);
     expect(await testDb().crawlerIpRangeSet.count({ where: { operator: op('none') } })).toBe(0);
   });
 });

@@ -1,13 +1,15 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { CatalogueSources } from '@vt/attribution';
+import type { AgentCatalogue, CatalogueSources } from '@vt/attribution';
 import { CrawlerIpIndex, loadStoredRangeIndex, OPERATOR_RANGE_SOURCES, parsePublishedRanges } from '@vt/attribution';
+import { loadCurrentCatalogue } from '@vt/catalogue-store';
 import type { PrismaClient } from '@vt/db';
 import { z } from 'zod';
 import type { OpsContext } from '../context.ts';
 import { parseOptions } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
 import { refreshAgentCatalogue } from './agent-catalogue.ts';
+import { refreshSignatureKeys } from './signature-keys.ts';
 
 // The AI crawler operators' published IP ranges, stored in crawler_ip_range_sets so every gateway
 // replica verifies against the same set. `pnpm ops crawlers refresh` fetches them (deployments with
@@ -161,6 +163,8 @@ export interface RefreshDeps {
   sources?: Readonly<Record<string, readonly string[]>>;
   /** Where the catalogue's community lists are fetched from; `{}` skips them. */
   catalogueUrls?: Partial<Record<keyof CatalogueSources, string>>;
+  /** The catalogue whose operators' key directories are refreshed; the current one by default. */
+  keyCatalogue?: AgentCatalogue;
 }
 
 /**
@@ -173,6 +177,11 @@ export interface RefreshDeps {
 export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, deps: RefreshDeps = {}) {
   const from = parseOptions(refreshOptions, options).from ?? ctx.config.CRAWLER_RANGES_DIR;
   const catalogue = await refreshAgentCatalogue(ctx, { from, fetchImpl: deps.fetchImpl, urls: deps.catalogueUrls });
+  const signatureKeys = await refreshSignatureKeys(ctx, {
+    catalogue: deps.keyCatalogue ?? (await loadCurrentCatalogue(ctx.db)).catalogue,
+    from,
+    fetchImpl: deps.fetchImpl,
+  });
   const { sets, failures } = from
     ? { sets: await loadRangesFromDirectory(from), failures: [] }
     : await fetchPublishedRanges(deps.fetchImpl, deps.sources);
@@ -191,6 +200,10 @@ export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, de
     const lists = catalogue.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
     throw new OpsError('catalogue_fetch_failed', `IP ranges stored; the catalogue kept ${catalogue.version}: ${lists}`);
   }
+  if (signatureKeys.failures.length > 0) {
+    const keys = signatureKeys.failures.map((f) => `${f.source}: ${f.message}`).join('; ');
+    throw new OpsError('keys_fetch_failed', `IP ranges stored; these key directories kept their stored keys: ${keys}`);
+  }
   return {
     operators: sets.map((s) => ({
       operator: s.operator,
@@ -205,5 +218,6 @@ export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, de
       added: catalogue.added,
       sources: catalogue.sources,
     },
+    signatureKeys: signatureKeys.directories,
   };
 }

@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { type AgentCatalogue, type DirectoryKey, parseKeyDirectory } from '@vt/attribution';
+import type { Prisma } from '@vt/db';
+import type { OpsContext } from '../context.ts';
+
+// The Web Bot Auth part of `pnpm ops crawlers refresh`: the key directory of every operator the
+// catalogue gives one, fetched or read from `--from DIR/keys/<operator>.json`, stored by the
+// Signature-Agent origin it signs for. A directory that cannot be read keeps its stored keys.
+
+const MAX_DIRECTORY_BYTES = 256 * 1024;
+
+export interface SignatureKeysRefresh {
+  directories: { origin: string; operator: string; keys: number; source: string }[];
+  failures: { source: string; message: string }[];
+}
+
+async function readDirectory(source: string, fetchImpl: typeof fetch, fromFile: boolean): Promise<DirectoryKey[]> {
+  let text: string;
+  if (fromFile) text = await readFile(source, 'utf8');
+  else {
+    const response = await fetchImpl(source, { signal: AbortSignal.timeout(15_000) });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    text = await response.text();
+  }
+  if (text.length > MAX_DIRECTORY_BYTES) throw new Error(`larger than ${MAX_DIRECTORY_BYTES} bytes`);
+  return parseKeyDirectory(JSON.parse(text));
+}
+
+export async function refreshSignatureKeys(
+  ctx: OpsContext,
+  input: { catalogue: AgentCatalogue; from?: string; fetchImpl?: typeof fetch },
+): Promise<SignatureKeysRefresh> {
+  const result: SignatureKeysRefresh = { directories: [], failures: [] };
+  for (const [operator, { keyDirectory }] of Object.entries(input.catalogue.operators)) {
+    if (!keyDirectory) continue;
+    const origin = new URL(keyDirectory).origin;
+    const file = input.from ? join(resolve(input.from), 'keys', `${operator}.json`) : null;
+    // Without internet, an operator whose file is not in DIR/keys keeps what is stored.
+    if (file && (await readFile(file).catch(() => null)) === null) continue;
+    const source = file ?? keyDirectory;
+    try {
+      const keys = await readDirectory(source, input.fetchImpl ?? fetch, file !== null);
+      const row = { operator, keys: keys as unknown as Prisma.InputJsonValue, source, takenAt: new Date() };
+      await ctx.db.signatureKeyDirectory.upsert({ where: { origin }, create: { origin, ...row }, update: row });
+      result.directories.push({ origin, operator, keys: keys.length, source });
+    } catch (err) {
+      result.failures.push({ source, message: (err as Error).message });
+    }
+  }
+  return result;
+}
