@@ -11,17 +11,19 @@ afterAll(async () => {
   client = undefined;
 });
 
+/** A test's Prisma client: a small pool, and timeouts that fail a stuck test rather than hang it. */
+const clientOf = (databaseUrl: string) =>
+  createPrismaClient({
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: 4,
+    DATABASE_CONNECT_TIMEOUT_MS: 5000,
+    DATABASE_IDLE_TIMEOUT_MS: 10000,
+    DATABASE_STATEMENT_TIMEOUT_MS: 30000,
+  });
+
 /** A Prisma client on this run's database, closed after the file's tests. */
 export function testDb(): PrismaClient {
-  if (!client) {
-    client = createPrismaClient({
-      DATABASE_URL: testEnv.DATABASE_URL,
-      DATABASE_POOL_MAX: 4,
-      DATABASE_CONNECT_TIMEOUT_MS: 5000,
-      DATABASE_IDLE_TIMEOUT_MS: 10000,
-      DATABASE_STATEMENT_TIMEOUT_MS: 30000,
-    });
-  }
+  client ??= clientOf(testEnv.DATABASE_URL);
   return client;
 }
 
@@ -43,13 +45,7 @@ export async function scratchDatabase(
   const databaseUrl = url.toString();
   await ensureDatabaseExists(databaseUrl);
   await applyMigrations(databaseUrl);
-  const db = createPrismaClient({
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_MAX: 4,
-    DATABASE_CONNECT_TIMEOUT_MS: 5000,
-    DATABASE_IDLE_TIMEOUT_MS: 10000,
-    DATABASE_STATEMENT_TIMEOUT_MS: 30000,
-  });
+  const db = clientOf(databaseUrl);
   return {
     url: databaseUrl,
     db,

@@ -91,12 +91,8 @@ describe('the console web UI', () => {
       await h.as(owner.token, teamId).post('/api/properties', { name: 'Shop', domain: 'shop.example', plan: 'growth' })
     ).body.property;
 
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await page.goto(`${base}/sign-in`);
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Password').fill(member.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/t/${teamId}`);
+    const page = await ui.signIn(member, { width: 390, height: 844 });
+    expect(page.url()).toBe(`${base}/t/${teamId}`);
     expect(await page.getByRole('button', { name: 'Add property' }).count()).toBe(0);
 
     await page.goto(`${base}/t/${teamId}/p/${property.id}/crawl`);
@@ -114,12 +110,8 @@ describe('the console web UI', () => {
     const free = (
       await h.as(owner.token, teamId).post('/api/properties', { name: 'Hobby', domain: 'hobby.example', plan: 'free' })
     ).body.property.id as string;
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(`${base}/sign-in`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/t/${teamId}`);
+    const page = await ui.signIn(owner, { width: 1280, height: 800 });
+    expect(page.url()).toBe(`${base}/t/${teamId}`);
 
     await page.goto(`${base}/t/${teamId}/p/${free}/activity`);
     await page.getByTestId('not-ingesting').waitFor();
@@ -141,12 +133,8 @@ describe('the console web UI', () => {
     const owner = await h.signUp('ui-keys');
     const { teamId } = await h.teamOf(owner);
     await h.as(owner.token, teamId).post('/api/properties', { name: 'Paid', domain: 'paid.example', plan: 'growth' });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(`${base}/sign-in`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(`${base}/t/${teamId}`);
+    const page = await ui.signIn(owner, { width: 1280, height: 800 });
+    expect(page.url()).toBe(`${base}/t/${teamId}`);
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.getByText('No key yet.').waitFor();
     await page.getByLabel('Key name').fill('Reporting');
@@ -218,12 +206,8 @@ describe('the console web UI', () => {
     });
 
     const signIn = async (person: { email: string; password: string }) => {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      await page.goto(`${base}/sign-in`);
-      await page.getByLabel('Email').fill(person.email);
-      await page.getByLabel('Password').fill(person.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(`${base}/t/${teamId}`);
+      const page = await ui.signIn(person, { width: 1280, height: 900 });
+      expect(page.url()).toBe(`${base}/t/${teamId}`);
       await page.getByRole('link', { name: 'Lead webhook' }).click();
       await page.getByTestId('webhook-status').waitFor();
       return page;

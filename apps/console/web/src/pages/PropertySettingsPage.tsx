@@ -29,6 +29,10 @@ export function PropertySettingsPage() {
     const detail = await api<{ property: PropertyDetail }>(base, { teamId });
     setData((current) => (current ? { ...current, property: detail.property } : current));
   };
+  /** Asks first; changes only on yes. */
+  const confirmThen = async (question: Parameters<typeof ask>[0], change: () => Promise<unknown>) => {
+    if (await ask(question)) await run(change);
+  };
   const submit =
     (change: (fields: FormData) => Promise<unknown>, reset = true) =>
     (event: FormEvent<HTMLFormElement>) => {
@@ -122,18 +126,19 @@ export function PropertySettingsPage() {
                       <button
                         type="button"
                         className="secondary small"
-                        onClick={async () => {
-                          const yes = await ask({
-                            title: `Stop tracking ${c.name}?`,
-                            body: 'Its mentions in stored answers go with it.',
-                            confirm: 'Stop tracking',
-                          });
-                          if (yes)
-                            void run(async () => {
+                        onClick={() =>
+                          confirmThen(
+                            {
+                              title: `Stop tracking ${c.name}?`,
+                              body: 'Its mentions in stored answers go with it.',
+                              confirm: 'Stop tracking',
+                            },
+                            async () => {
                               await api(`${base}/competitors/${c.id}`, { method: 'DELETE', teamId });
                               await refresh();
-                            });
-                        }}
+                            },
+                          )
+                        }
                       >
                         Remove
                       </button>
@@ -204,18 +209,19 @@ export function PropertySettingsPage() {
                         <button
                           type="button"
                           className="secondary small"
-                          onClick={async () => {
-                            const yes = await ask({
-                              title: 'Delete this prompt?',
-                              body: `“${p.text}” and every answer collected for it are deleted. Pause it to keep them.`,
-                              confirm: 'Delete prompt',
-                            });
-                            if (yes)
-                              void run(async () => {
+                          onClick={() =>
+                            confirmThen(
+                              {
+                                title: 'Delete this prompt?',
+                                body: `“${p.text}” and every answer collected for it are deleted. Pause it to keep them.`,
+                                confirm: 'Delete prompt',
+                              },
+                              async () => {
                                 await api(`${base}/prompts/${p.id}`, { method: 'DELETE', teamId });
                                 await refresh();
-                              });
-                          }}
+                              },
+                            )
+                          }
                         >
                           Delete
                         </button>
@@ -259,18 +265,19 @@ export function PropertySettingsPage() {
               <button
                 type="button"
                 className="danger"
-                onClick={async () => {
-                  const yes = await ask({
-                    title: `Delete ${property.name}?`,
-                    body: `Everything collected for ${property.domain} is deleted at once; this cannot be undone.`,
-                    confirm: 'Delete property',
-                  });
-                  if (yes)
-                    void run(async () => {
+                onClick={() =>
+                  confirmThen(
+                    {
+                      title: `Delete ${property.name}?`,
+                      body: `Everything collected for ${property.domain} is deleted at once; this cannot be undone.`,
+                      confirm: 'Delete property',
+                    },
+                    async () => {
                       await api(base, { method: 'DELETE', teamId });
                       navigate(`/t/${teamId}`);
-                    });
-                }}
+                    },
+                  )
+                }
               >
                 Delete property
               </button>
