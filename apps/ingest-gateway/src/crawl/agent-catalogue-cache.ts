@@ -1,13 +1,10 @@
-import type { AgentMatcher } from '@vt/attribution';
-import { createAgentMatcher } from '@vt/attribution';
+import { type AgentMatcher, createAgentMatcher } from '@vt/attribution';
 import { bundledMatcher, cachedMatcher, loadCurrentCatalogue, storeBundledCatalogue } from '@vt/catalogue-store';
 import type { PrismaClient } from '@vt/db';
 import type { Logger } from '@vt/logger';
+import { type ReloadingValue, reloadingValue } from './reloading-value.ts';
 
-export interface AgentCatalogueCache {
-  current: () => AgentMatcher;
-  stop: () => void;
-}
+export type AgentCatalogueCache = ReloadingValue<AgentMatcher>;
 
 /**
  * The AI agent catalogue every replica matches with: the release's bundled version is stored at
@@ -20,24 +17,21 @@ export async function loadAgentCatalogueCache(
   logger: Logger,
   refreshMs: number,
 ): Promise<AgentCatalogueCache> {
-  let matcher: AgentMatcher | null = null;
-  const load = async () => {
-    try {
-      const { catalogue, source } = await loadCurrentCatalogue(db);
-      if (matcher?.version === catalogue.version) return;
-      matcher = cachedMatcher(createAgentMatcher(catalogue));
-      logger.info({ version: catalogue.version, source, agents: catalogue.agents.length }, 'AI agent catalogue loaded');
-    } catch (err) {
-      logger.error({ err }, 'could not load the AI agent catalogue; keeping the version in use');
-    }
-  };
   try {
     await storeBundledCatalogue(db);
   } catch (err) {
     logger.error({ err }, 'could not store the bundled AI agent catalogue');
   }
-  await load();
-  const timer = setInterval(load, refreshMs);
-  timer.unref();
-  return { current: () => matcher ?? bundledMatcher, stop: () => clearInterval(timer) };
+  return reloadingValue({
+    initial: bundledMatcher,
+    load: async (inUse) => {
+      const { catalogue, source } = await loadCurrentCatalogue(db);
+      if (inUse.version === catalogue.version) return inUse;
+      logger.info({ version: catalogue.version, source, agents: catalogue.agents.length }, 'AI agent catalogue loaded');
+      return cachedMatcher(createAgentMatcher(catalogue));
+    },
+    refreshMs,
+    logger,
+    what: 'the AI agent catalogue',
+  });
 }
