@@ -2,6 +2,7 @@ export {
   bundledMatcher,
   cachedMatcher,
   loadCurrentCatalogue,
+  recentCatalogue,
   storeBundledCatalogue,
   storeCatalogue,
 } from './stored-catalogue.ts';

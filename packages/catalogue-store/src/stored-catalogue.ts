@@ -72,3 +72,16 @@ export function cachedMatcher(matcher: AgentMatcher, max = 10_000): AgentMatcher
 
 /** The bundled catalogue's cached matcher, for a classifier given no other. */
 export const bundledMatcher = cachedMatcher(createAgentMatcher(BUNDLED_AGENT_CATALOGUE));
+
+let recent: { catalogue: AgentCatalogue; at: number } | null = null;
+
+/**
+ * The current catalogue for readers that ask often (the activity views): loaded at most once a
+ * minute per process. A refresh shows in their categories within the minute.
+ */
+export async function recentCatalogue(db: PrismaClient, maxAgeMs = 60_000): Promise<AgentCatalogue> {
+  if (!recent || Date.now() - recent.at > maxAgeMs) {
+    recent = { catalogue: (await loadCurrentCatalogue(db)).catalogue, at: Date.now() };
+  }
+  return recent.catalogue;
+}

@@ -1,10 +1,11 @@
 import {
+  type AgentCatalogue,
   type AgentCategory,
   agentCategories,
-  BUNDLED_AGENT_CATALOGUE,
   countsAsAi,
   UNCLASSIFIED_PLATFORM,
 } from '@vt/attribution';
+import { recentCatalogue } from '@vt/catalogue-store';
 import { formatUtcDay, type PrismaClient } from '@vt/db';
 
 /** The recent-leads feed shows this many leads, newest first. */
@@ -15,11 +16,9 @@ const TOP_SHOWN = 20;
 const descending = <T extends { [k: string]: unknown }>(rows: T[], key: keyof T) =>
   rows.sort((a, b) => Number(b[key]) - Number(a[key]));
 
-const categoryOf = agentCategories(BUNDLED_AGENT_CATALOGUE);
 /** Names the catalogue files as dual-use, as counts are stored under them. */
-const DUAL_USE_NAMES = BUNDLED_AGENT_CATALOGUE.agents
-  .filter((a) => a.category === 'dual-use')
-  .flatMap((a) => [a.name, ...(a.tokens ?? [])]);
+const dualUseNames = (catalogue: AgentCatalogue) =>
+  catalogue.agents.filter((a) => a.category === 'dual-use').flatMap((a) => [a.name, ...(a.tokens ?? [])]);
 
 /**
  * Crawl activity over inclusive UTC days (CRAWL-31): daily AI-crawler hits by verification, hits
@@ -36,12 +35,15 @@ export async function crawlActivity(
 ) {
   const propertyId = property.id;
   const includeDualUse = property.countDualUseAsAi;
+  // The catalogue the gateways match with, so an agent a refresh added has its category here too.
+  const catalogue = await recentCatalogue(db);
+  const categoryOf = agentCategories(catalogue);
   const where = { propertyId, day: { gte: from, lte: to } };
   const [daily, pages, referrals] = await Promise.all([
     db.crawlerDailyCount.findMany({ where, orderBy: { day: 'asc' } }),
     db.crawledPage.groupBy({
       by: ['path'],
-      where: { propertyId, ...(includeDualUse ? {} : { crawler: { notIn: DUAL_USE_NAMES } }) },
+      where: { propertyId, ...(includeDualUse ? {} : { crawler: { notIn: dualUseNames(catalogue) } }) },
       _sum: { hits: true },
       _min: { firstSeenAt: true },
       _max: { lastSeenAt: true },
