@@ -121,6 +121,49 @@ describe('crawl ingest end to end', () => {
     expect(hostNoteTotal).toBe(log.truth.hostNotMatched);
   });
 
+  it('[CRAWL-17] [CRAWL-32] counts a named batch once when a shipper sends it 12 times at once and retries it later', async () => {
+    const slug = uniqueSlug('named');
+    const team = await db.team.create({ data: { name: slug, slug } });
+    const named = await db.property.create({
+      data: { teamId: team.id, name: slug, domain: 'named.example', plan: 'starter', brandTerms: [slug] },
+    });
+    const namedToken = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, named.id, named.crawlTokenVersion);
+    const at = new Date().toISOString();
+    const line = (i: number, userAgent: string) =>
+      JSON.stringify({ timestamp: at, host: 'named.example', path: `/p/${i}`, userAgent, statusCode: 200 });
+    const body = gzipSync(
+      Array.from({ length: 200 }, (_, i) =>
+        line(
+          i,
+          i % 2 === 0
+            ? 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)'
+            : 'Mozilla/5.0 Firefox/133.0',
+        ),
+      ).join('\n'),
+    );
+    const send = () =>
+      fetch(`http://127.0.0.1:${gatewayPort}/api/ingest/crawl/${named.id}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${namedToken}`,
+          'content-type': 'application/x-ndjson',
+          'content-encoding': 'gzip',
+          'idempotency-key': 'shipper-batch-0001',
+        },
+        body,
+      });
+    const hits = async () =>
+      (await db.crawlerDailyCount.aggregate({ where: { propertyId: named.id }, _sum: { hits: true } }))._sum.hits ?? 0;
+
+    const answers = await Promise.all(Array.from({ length: 12 }, send));
+    for (const answer of answers) expect([200, 202]).toContain(answer.status);
+    await expect.poll(hits, { timeout: 20_000 }).toBe(100);
+    // A later retry of the same batch, and the worker's time to apply anything it was given.
+    expect([200, 202]).toContain((await send()).status);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await hits()).toBe(100);
+  });
+
   it('[CRAWL-13] no IP reaches Postgres, Redis or a log line', async () => {
     expect(sentIps.length).toBeGreaterThan(1000);
     const ipSet = new Set(sentIps);

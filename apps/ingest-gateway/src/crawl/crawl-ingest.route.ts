@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AgentMatcher } from '@vt/attribution';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@vt/contracts';
 import { verifyCrawlToken } from '@vt/credentials';
@@ -90,7 +91,7 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
     }
     if (read.kept > 0) {
       const job: CrawlBatchJobData = {
-        batchId: crypto.randomUUID(),
+        batchId: idempotencyKey ? namedBatchId(property.id, idempotencyKey) : crypto.randomUUID(),
         propertyId: property.id,
         receivedAt: new Date().toISOString(),
         events: read.events,
@@ -113,6 +114,22 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
     res.status(202).json({ kept: read.kept, received: read.received });
   });
   return router;
+}
+
+/**
+ * A named batch's id, the same on every attempt that carries its Idempotency-Key, on any replica:
+ * the job id BullMQ dedupes and the processed_jobs marker the crawl worker applies once. So two
+ * attempts that overlap (a shipper retrying on its own time-out while the first is still being
+ * read), a retry after a crash between enqueue and answer, and a retry whose delivery-log row has
+ * aged out of the newest 50 are all counted once (markers are kept 14 days). SHA-256 of the pair,
+ * shaped as a version-5 UUID, as the job contract wants a UUID.
+ */
+export function namedBatchId(propertyId: string, idempotencyKey: string): string {
+  const b = createHash('sha256').update(`crawl-batch:${propertyId}:${idempotencyKey}`).digest();
+  b.writeUInt8((b.readUInt8(6) & 0x0f) | 0x50, 6);
+  b.writeUInt8((b.readUInt8(8) & 0x3f) | 0x80, 8);
+  const h = b.subarray(0, 16).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 function bearerToken(req: Request): string | undefined {
