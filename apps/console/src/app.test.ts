@@ -21,6 +21,19 @@ const endpoints = Object.values(consoleEndpoints) as ConsoleEndpoint[];
 const concrete = (path: string) => path.replace(/\{\w+\}/g, '00000000-0000-4000-8000-000000000000');
 
 describe('console app', () => {
+  it('sends security headers on every answer: the API, its reference page and a rejection', async () => {
+    for (const path of ['/api/openapi.json', '/api/docs', '/api/me']) {
+      const res = await request(h.app).get(path);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+      expect(res.headers['content-security-policy']).not.toMatch(/upgrade-insecure-requests/);
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
   it('answers an unknown path with 404 NOT_FOUND in the JSON envelope', async () => {
     for (const path of ['/', '/api', '/api/nope', '/v1/responses', '/api/properties/x/y/z']) {
       const res = await request(h.app).get(path);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { buildConsoleOpenApiDocument } from '@vt/contracts/console';
 import type { Logger } from '@vt/logger';
-import { apiReferenceRouter, healthRouter, type ReadinessCheck } from '@vt/service-runtime';
+import { apiReferenceRouter, healthRouter, type ReadinessCheck, securityHeaders } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { sendConsoleError } from './http/console-error.ts';
 import { type ConsoleRouterDeps, createConsoleRouter } from './http/console-router.ts';
@@ -43,6 +43,7 @@ function trustProxySetting(value: string): boolean | number | string {
 export function buildConsoleApp(deps: ConsoleAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders());
   app.set('trust proxy', trustProxySetting(deps.trustProxy));
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 

@@ -1,5 +1,5 @@
 import type { Logger } from '@vt/logger';
-import { healthRouter, type ReadinessCheck } from '@vt/service-runtime';
+import { healthRouter, type ReadinessCheck, securityHeaders } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { type CrawlIngestDeps, crawlIngestRouter } from './crawl/crawl-ingest.route.ts';
@@ -22,6 +22,7 @@ export interface IngestGatewayDeps {
 export function buildIngestGateway(deps: IngestGatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders());
   app.set('trust proxy', false);
   // No ETags: every answer here is to a POST (or a probe) and is never revalidated, so hashing
   // each body would be wasted work on the hot path.

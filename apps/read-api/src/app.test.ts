@@ -46,6 +46,19 @@ function appWith(checks: ReadinessCheck[], closing = false) {
 }
 
 describe('health', () => {
+  it('sends security headers on every answer: the document, its reference page and a rejection', async () => {
+    for (const path of ['/openapi.json', '/docs', '/v1/responses']) {
+      const res = await request(harness.app).get(path);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+      expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+      expect(res.headers['content-security-policy']).not.toMatch(/upgrade-insecure-requests/);
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
   it('GET /healthz answers 200 {status: ok} without an API key', async () => {
     const res = await request(harness.app).get('/healthz');
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 import { buildOpenApiDocument } from '@vt/contracts';
 import type { Logger } from '@vt/logger';
-import { apiReferenceRouter, healthRouter, type ReadinessCheck } from '@vt/service-runtime';
+import { apiReferenceRouter, healthRouter, type ReadinessCheck, securityHeaders } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { createV1Router, sendApiError, type V1RouterDeps } from './v1-router.ts';
 
@@ -14,6 +14,7 @@ export interface ReadApiDeps extends V1RouterDeps {
 export function buildReadApi(deps: ReadApiDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders());
   app.disable('etag');
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 

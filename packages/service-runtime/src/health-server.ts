@@ -2,6 +2,7 @@ import express from 'express';
 import type { Registry } from 'prom-client';
 import { healthRouter, type ReadinessCheck } from './health.ts';
 import { type RunningServer, startHttpServer } from './http-server.ts';
+import { securityHeaders } from './security-headers.ts';
 
 /**
  * The small HTTP server of a process that serves no API (a worker): /healthz, /readyz and
@@ -16,6 +17,7 @@ export function startHealthServer(options: {
 }): Promise<RunningServer> {
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders());
   app.use(healthRouter({ registry: options.registry, checks: options.checks, isClosing: options.isClosing }));
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found' });

@@ -18,3 +18,4 @@ export {
   type QueueWorkerOptions,
   startQueueWorker,
 } from './queue-worker.ts';
+export { securityHeaders } from './security-headers.ts';

@@ -129,6 +129,21 @@ describe('the console web UI', () => {
     await page.close();
   });
 
+  it('renders the API reference and the UI under the security headers, with no content-security-policy violation', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') violations.push(m.text());
+    });
+    await page.goto(`${base}/api/docs`);
+    await page.locator('.swagger-ui .info .title').waitFor();
+    expect(await page.locator('.swagger-ui .info .title').textContent()).toContain('console API');
+    await page.goto(`${base}/sign-in`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(violations.filter((v) => /Content Security Policy|Refused to/i.test(v))).toEqual([]);
+    await page.close();
+  });
+
   it('creates a read API key shown once, which reads /v1 until it is revoked in the UI', async () => {
     const owner = await h.signUp('ui-keys');
     const { teamId } = await h.teamOf(owner);
