@@ -11,6 +11,7 @@ export {
   API_ERROR_STATUS,
   type ApiErrorCode,
   type ErrorEnvelope,
+  errorEnvelopeSchema,
 } from './errors.ts';
 export {
   type FieldSuggestion,
