@@ -34,6 +34,6 @@ export {
   parsePublishedRanges,
   type StoredRangeSource,
 } from './ip-ranges.ts';
-export { AI_CRAWLER_UA_MARKERS, type AiCrawlerMatch, matchAiCrawler } from './match-crawler.ts';
+export { AI_CRAWLER_UA_MARKERS, type AiCrawlerMatch, BUNDLED_AGENT_MATCHER, matchAiCrawler } from './match-crawler.ts';
 export { hostOfReferrer, platformForHost } from './match-platform.ts';
 export { type DirectoryKey, jwkThumbprint, parseKeyDirectory, signatureAgentOrigin } from './signature-keys.ts';

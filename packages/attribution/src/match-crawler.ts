@@ -2,7 +2,9 @@ import { type AgentMatch, BUNDLED_AGENT_CATALOGUE, createAgentMatcher } from './
 
 export type AiCrawlerMatch = AgentMatch;
 
-const bundled = createAgentMatcher(BUNDLED_AGENT_CATALOGUE);
+/** The bundled catalogue's matcher, built once. */
+export const BUNDLED_AGENT_MATCHER = createAgentMatcher(BUNDLED_AGENT_CATALOGUE);
+const bundled = BUNDLED_AGENT_MATCHER;
 
 /**
  * The AI agent a User-Agent header names, or null, from the bundled catalogue. Tokens match whole

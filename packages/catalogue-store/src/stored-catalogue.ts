@@ -4,8 +4,8 @@ import {
   type AgentMatcher,
   agentCatalogueSchema,
   BUNDLED_AGENT_CATALOGUE,
+  BUNDLED_AGENT_MATCHER,
   compareCatalogueVersions,
-  createAgentMatcher,
 } from '@vt/attribution';
 import type { Prisma, PrismaClient } from '@vt/db';
 import { LRUCache } from 'lru-cache';
@@ -71,7 +71,7 @@ export function cachedMatcher(matcher: AgentMatcher, max = 10_000): AgentMatcher
 }
 
 /** The bundled catalogue's cached matcher, for a classifier given no other. */
-export const bundledMatcher = cachedMatcher(createAgentMatcher(BUNDLED_AGENT_CATALOGUE));
+export const bundledMatcher = cachedMatcher(BUNDLED_AGENT_MATCHER);
 
 let recent: { catalogue: AgentCatalogue; at: number } | null = null;
 

@@ -8,6 +8,7 @@ export {
 } from './api-key.ts';
 export { constantTimeEqual } from './constant-time.ts';
 export { deriveCrawlToken, verifyCrawlToken } from './crawl-token.ts';
+export { nameBasedUuid } from './name-based-id.ts';
 export {
   generateSessionToken,
   hashSessionToken,

@@ -16,9 +16,23 @@ const TOP_SHOWN = 20;
 const descending = <T extends { [k: string]: unknown }>(rows: T[], key: keyof T) =>
   rows.sort((a, b) => Number(b[key]) - Number(a[key]));
 
-/** Names the catalogue files as dual-use, as counts are stored under them. */
-const dualUseNames = (catalogue: AgentCatalogue) =>
-  catalogue.agents.filter((a) => a.category === 'dual-use').flatMap((a) => [a.name, ...(a.tokens ?? [])]);
+/**
+ * A catalogue's category lookup and the names it files as dual-use (as counts are stored under
+ * them), worked out once per catalogue version rather than per request.
+ */
+const byCatalogue = new WeakMap<
+  AgentCatalogue,
+  { categoryOf: ReturnType<typeof agentCategories>; dualUse: string[] }
+>();
+function categoriesOf(catalogue: AgentCatalogue) {
+  let found = byCatalogue.get(catalogue);
+  if (!found) {
+    const dualUse = catalogue.agents.filter((a) => a.category === 'dual-use');
+    found = { categoryOf: agentCategories(catalogue), dualUse: dualUse.flatMap((a) => [a.name, ...(a.tokens ?? [])]) };
+    byCatalogue.set(catalogue, found);
+  }
+  return found;
+}
 
 /**
  * Crawl activity over inclusive UTC days (CRAWL-31): daily AI-crawler hits by verification, hits
@@ -36,14 +50,13 @@ export async function crawlActivity(
   const propertyId = property.id;
   const includeDualUse = property.countDualUseAsAi;
   // The catalogue the gateways match with, so an agent a refresh added has its category here too.
-  const catalogue = await recentCatalogue(db);
-  const categoryOf = agentCategories(catalogue);
+  const { categoryOf, dualUse } = categoriesOf(await recentCatalogue(db));
   const where = { propertyId, day: { gte: from, lte: to } };
   const [daily, pages, referrals] = await Promise.all([
     db.crawlerDailyCount.findMany({ where, orderBy: { day: 'asc' } }),
     db.crawledPage.groupBy({
       by: ['path'],
-      where: { propertyId, ...(includeDualUse ? {} : { crawler: { notIn: dualUseNames(catalogue) } }) },
+      where: { propertyId, ...(includeDualUse ? {} : { crawler: { notIn: dualUse } }) },
       _sum: { hits: true },
       _min: { firstSeenAt: true },
       _max: { lastSeenAt: true },

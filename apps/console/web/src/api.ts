@@ -56,3 +56,6 @@ export type AnswerRow = PropertyResponses['data'][number];
 export type ShareOfVoice = ConsoleAnswer<'getShareOfVoice'>;
 export type PropertyTasks = ConsoleAnswer<'listPropertyTasks'>;
 export type Role = Member['role'];
+export type ApiKeys = ConsoleAnswer<'listApiKeys'>;
+export type CreatedApiKey = ConsoleAnswer<'createApiKey'>;
+export type SlugCheck = ConsoleAnswer<'checkSlug'>;

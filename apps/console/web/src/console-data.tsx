@@ -1,3 +1,4 @@
+import { canManageTeam } from '@vt/contracts/role-rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, type Me } from './api.ts';
@@ -11,7 +12,7 @@ export function errorText(err: unknown): string {
 /** Owners and admins change things; members read. */
 export const canManage = (me: Me | null, teamId: string) => {
   const role = me?.teams.find((t) => t.id === teamId)?.role;
-  return role === 'owner' || role === 'admin';
+  return role !== undefined && canManageTeam(role);
 };
 
 /**

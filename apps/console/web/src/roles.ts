@@ -1,24 +1,17 @@
+import { lastOwnerRefusal, roleChangeRefusal } from '@vt/contracts/role-rules';
 import type { Member, Role } from './api.ts';
 
-// The console API's role rules (TEAM-4), mirrored so the UI can show a control that would be
-// refused as disabled, with the reason, instead of letting a click fail. The API still decides.
-
-const MANAGE = 'Only owners and admins change members.';
-const OWNER_ONLY = 'Only an owner can grant or remove the owner role.';
-const LAST_OWNER = 'A team keeps at least one owner: make someone else owner first.';
+// The console API's role rules (TEAM-4), the same functions the accounts package enforces, so the
+// UI shows a control that would be refused as disabled, with the reason, instead of letting a
+// click fail. The API still decides.
 
 /** Why `actor` may not give `target` the role `to`; null when it may. */
-export function roleChangeRefusal(actor: Role, target: Member, to: Role, owners: number): string | null {
-  if (actor === 'member') return MANAGE;
-  if ((target.role === 'owner' || to === 'owner') && target.role !== to && actor !== 'owner') return OWNER_ONLY;
-  if (target.role === 'owner' && to !== 'owner' && owners <= 1) return LAST_OWNER;
-  return null;
+export function roleChangeReason(actor: Role, target: Member, to: Role, owners: number): string | null {
+  return roleChangeRefusal(actor, target.role, to) ?? lastOwnerRefusal(owners, target.role, to);
 }
 
 /** Why `actor` may not remove `target` (or, for themselves, leave); null when they may. */
-export function removalRefusal(actor: Role, target: Member, owners: number, isSelf: boolean): string | null {
-  if (!isSelf && actor === 'member') return MANAGE;
-  if (!isSelf && target.role === 'owner' && actor !== 'owner') return OWNER_ONLY;
-  if (target.role === 'owner' && owners <= 1) return LAST_OWNER;
-  return null;
+export function removalReason(actor: Role, target: Member, owners: number, isSelf: boolean): string | null {
+  // Leaving needs no role; only the last-owner rule holds.
+  return (isSelf ? null : roleChangeRefusal(actor, target.role, null)) ?? lastOwnerRefusal(owners, target.role, null);
 }

@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { AgentMatcher } from '@vt/attribution';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@vt/contracts';
-import { verifyCrawlToken } from '@vt/credentials';
+import { nameBasedUuid, verifyCrawlToken } from '@vt/credentials';
 import type { PrismaClient, Property } from '@vt/db';
 import { type DeliveryAttempt, type DeliveryLogWriter, findNamedCrawlBatch } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
@@ -121,16 +120,10 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
  * the job id BullMQ dedupes and the processed_jobs marker the crawl worker applies once. So two
  * attempts that overlap (a shipper retrying on its own time-out while the first is still being
  * read), a retry after a crash between enqueue and answer, and a retry whose delivery-log row has
- * aged out of the newest 50 are all counted once (markers are kept 14 days). SHA-256 of the pair,
- * shaped as a version-5 UUID, as the job contract wants a UUID.
+ * aged out of the newest 50 are all counted once (markers are kept 14 days).
  */
-export function namedBatchId(propertyId: string, idempotencyKey: string): string {
-  const b = createHash('sha256').update(`crawl-batch:${propertyId}:${idempotencyKey}`).digest();
-  b.writeUInt8((b.readUInt8(6) & 0x0f) | 0x50, 6);
-  b.writeUInt8((b.readUInt8(8) & 0x3f) | 0x80, 8);
-  const h = b.subarray(0, 16).toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+export const namedBatchId = (propertyId: string, idempotencyKey: string) =>
+  nameBasedUuid(`crawl-batch:${propertyId}:${idempotencyKey}`);
 
 function bearerToken(req: Request): string | undefined {
   const header = req.get('authorization');

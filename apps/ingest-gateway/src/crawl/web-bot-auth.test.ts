@@ -85,7 +85,7 @@ describe('Web Bot Auth', () => {
     expect(() => parseKeyDirectory({ keys: [{ kty: 'RSA', n: 'x', e: 'AQAB' }] })).toThrow(/no Ed25519 key/);
   });
 
-  it('counts a request signed with a key of the directory as its agent, verified, whatever its user agent', async () => {
+  it('[CRAWL-14] counts a request signed with a key of the directory as its agent, verified, whatever its user agent, and stores no header', async () => {
     const { answer, events } = await keptEvents([await signedLine({ jwk: openai.privateJwk })]);
     expect(answer).toMatchObject({ received: 1, kept: 1 });
     expect(events).toEqual([

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { hashPassword, verifyPassword } from '@vt/accounts';
 import { AI_PLATFORMS } from '@vt/attribution';
 import type { OpsConfig } from '@vt/config';
-import { deriveApiKey, type IssuedApiKey } from '@vt/credentials';
+import { deriveApiKey, type IssuedApiKey, nameBasedUuid } from '@vt/credentials';
 import {
   addUtcDays,
   formatUtcDay,
@@ -127,14 +127,8 @@ async function setDemoPasswords(ctx: OpsContext, password: string): Promise<void
   }
 }
 
-/** sha256('vt-demo:' + name) shaped as a version-5 UUID: a name gives the same id on every run. */
-function demoId(name: string): string {
-  const b = createHash('sha256').update(`vt-demo:${name}`).digest();
-  b.writeUInt8((b.readUInt8(6) & 0x0f) | 0x50, 6);
-  b.writeUInt8((b.readUInt8(8) & 0x3f) | 0x80, 8);
-  const h = b.subarray(0, 16).toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+/** The id of a demo row: a name gives the same id on every run. */
+const demoId = (name: string) => nameBasedUuid(`vt-demo:${name}`);
 
 /** mulberry32, seeded from a name: the same name draws the same numbers on every run. */
 function rngFor(name: string): Rng {

@@ -4,3 +4,4 @@ export * from './fields.ts';
 export { buildConsoleOpenApiDocument } from './openapi.ts';
 export * from './requests.ts';
 export * from './resources.ts';
+export * from './role-rules.ts';

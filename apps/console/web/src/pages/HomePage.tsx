@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, api, type Me } from '../api.ts';
+import { Loading } from './ViewPage.tsx';
 
 /** `/`: the person's current team, else creating one; signing in first when there is no session. */
 export function HomePage() {
@@ -16,5 +17,5 @@ export function HomePage() {
       },
     );
   }, [navigate]);
-  return <p className="loading">Loading…</p>;
+  return <Loading />;
 }

@@ -1,31 +1,21 @@
 import { type FormEvent, useState } from 'react';
 import { useParams } from 'react-router';
-import { api, type Me, type Property } from '../api.ts';
+import { type ApiKeys, api, type CreatedApiKey, type Me, type Property } from '../api.ts';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { CopyButton } from '../components/CopyButton.tsx';
 import { canManage, useConsoleData } from '../console-data.tsx';
-import { ViewPage } from './ViewPage.tsx';
+import { Loading, ViewPage } from './ViewPage.tsx';
 
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  access: 'read' | 'write';
-  allProperties: boolean;
-  propertyIds: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+type ApiKey = ApiKeys['keys'][number];
 
 /** Read API keys: the list (never a key), and for owners and admins, create (shown once) and revoke. */
 export function KeysPage() {
   const { teamId = '' } = useParams();
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
-  const [copied, setCopied] = useState(false);
   const { data, error, reload, run } = useConsoleData(teamId, async () => {
     const [me, list, props] = await Promise.all([
       api<Me>('/api/me'),
-      api<{ keys: ApiKey[] }>('/api/keys', { teamId }),
+      api<ApiKeys>('/api/keys', { teamId }),
       api<{ properties: Property[] }>('/api/properties', { teamId }),
     ]);
     return { me, keys: list.keys, properties: props.properties };
@@ -42,7 +32,7 @@ export function KeysPage() {
     const fields = new FormData(form);
     const chosen = fields.getAll('propertyIds').map(String);
     void run(async () => {
-      const answer = await api<{ key: ApiKey; secret: string }>('/api/keys', {
+      const answer = await api<CreatedApiKey>('/api/keys', {
         method: 'POST',
         teamId,
         body: {
@@ -52,7 +42,6 @@ export function KeysPage() {
         },
       });
       setCreated({ name: answer.key.name, secret: answer.secret });
-      setCopied(false);
       form.reset();
       await reload();
     });
@@ -83,22 +72,14 @@ export function KeysPage() {
             hash is kept.
           </p>
           <code data-testid="new-key-secret">{created.secret}</code>{' '}
-          <button
-            type="button"
-            onClick={async () => {
-              await navigator.clipboard?.writeText(created.secret).catch(() => undefined);
-              setCopied(true);
-            }}
-          >
-            {copied ? 'Copied' : 'Copy'}
-          </button>{' '}
+          <CopyButton value={created.secret} label="the new key" />{' '}
           <button type="button" onClick={() => setCreated(null)}>
             Done
           </button>
         </section>
       )}
       {keys === null ? (
-        <p className="loading">Loading…</p>
+        <Loading failed={error !== null} />
       ) : keys.length === 0 ? (
         <p className="empty">
           No key yet. {manages ? 'Create one below to read /v1.' : 'An owner or admin creates them.'}

@@ -1,13 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, api } from '../api.ts';
+import { ApiError, api, type SlugCheck } from '../api.ts';
 import { ErrorLine, errorText } from '../console-data.tsx';
-
-interface SlugCheck {
-  slug: string;
-  available: boolean;
-  message?: string;
-}
 
 /** A new team, with the slug checked as it is typed; its creator becomes its owner. */
 export function NewTeamPage() {

@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, type Me, type Property } from '../api.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
-import { ViewPage } from './ViewPage.tsx';
+import { Loading, ViewPage } from './ViewPage.tsx';
 
 /** A team's properties; owners and admins create them. */
 export function TeamPage() {
@@ -35,7 +35,7 @@ export function TeamPage() {
   return (
     <ViewPage me={me} teamId={teamId} title="Properties" error={error}>
       {!data ? (
-        <p className="loading">Loading…</p>
+        <Loading failed={error !== null} />
       ) : data.properties.length === 0 ? (
         <p className="empty">
           No property yet. {manages ? 'Add your site below to connect it.' : 'An owner or admin adds them.'}

@@ -1,9 +1,10 @@
+import { canManageTeam } from '@vt/contracts/role-rules';
 import { type FormEvent, useId } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { api, type Me, type Member, type Role, type TeamDetail } from '../api.ts';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { useConsoleData } from '../console-data.tsx';
-import { removalRefusal, roleChangeRefusal } from '../roles.ts';
+import { removalReason, roleChangeReason } from '../roles.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
@@ -22,7 +23,7 @@ export function TeamSettingsPage() {
     const team = await api<TeamDetail>('/api/team', { teamId });
     setData((current) => (current ? { ...current, team } : current));
   };
-  const manages = detail?.role === 'owner' || detail?.role === 'admin';
+  const manages = detail ? canManageTeam(detail.role) : false;
 
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -218,9 +219,9 @@ function Members(props: {
           {detail.members.map((m, i) => {
             const isSelf = m.userId === props.me?.user.id;
             // The role menu is disabled, with the reason, when every other role would be refused.
-            const refusals = ROLES.filter((r) => r !== m.role).map((r) => roleChangeRefusal(detail.role, m, r, owners));
+            const refusals = ROLES.filter((r) => r !== m.role).map((r) => roleChangeReason(detail.role, m, r, owners));
             const roleReason = refusals.every(Boolean) ? (refusals[0] ?? null) : null;
-            const removeReason = removalRefusal(detail.role, m, owners, isSelf);
+            const removeReason = removalReason(detail.role, m, owners, isSelf);
             const showControls = detail.role !== 'member' || isSelf;
             return (
               <tr key={m.userId} data-testid={`member-${m.email}`}>
@@ -244,7 +245,7 @@ function Members(props: {
                           <option
                             key={r}
                             value={r}
-                            disabled={r !== m.role && !!roleChangeRefusal(detail.role, m, r, owners)}
+                            disabled={r !== m.role && !!roleChangeReason(detail.role, m, r, owners)}
                           >
                             {r}
                           </option>

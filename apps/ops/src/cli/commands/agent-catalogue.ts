@@ -1,6 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type CatalogueSources, mergeCatalogueSources, nextCatalogueVersion } from '@vt/attribution';
+import {
+  type AgentCatalogue,
+  type CatalogueSources,
+  mergeCatalogueSources,
+  nextCatalogueVersion,
+} from '@vt/attribution';
 import { loadCurrentCatalogue, storeBundledCatalogue, storeCatalogue } from '@vt/catalogue-store';
 import { formatUtcDay, utcDay } from '@vt/db';
 import type { OpsContext } from '../context.ts';
@@ -22,7 +27,8 @@ const SOURCE_FILES: Record<keyof CatalogueSources, string> = {
 const MAX_SOURCE_BYTES = 5 * 1024 * 1024;
 
 export interface CatalogueRefresh {
-  /** The current version after the refresh (unchanged when nothing new was found). */
+  /** The current catalogue after the refresh (unchanged when nothing new was found). */
+  catalogue: AgentCatalogue;
   version: string;
   stored: boolean;
   added: { name: string; operator: string; category: string; source: string }[];
@@ -91,9 +97,11 @@ export async function refreshAgentCatalogue(
   } catch (err) {
     // A list in an unexpected shape: nothing of it is merged.
     failures.push({ source: read.join(', '), message: (err as Error).message });
-    return { version: current.version, stored: false, added: [], sources: read, failures };
+    return { catalogue: current, version: current.version, stored: false, added: [], sources: read, failures };
   }
-  if (merged.added.length === 0) return { version: current.version, stored: false, added: [], sources: read, failures };
+  if (merged.added.length === 0)
+    return { catalogue: current, version: current.version, stored: false, added: [], sources: read, failures };
   await storeCatalogue(ctx.db, merged.catalogue, `refresh: ${read.join(', ')}`);
-  return { version: merged.catalogue.version, stored: true, added: merged.added, sources: read, failures };
+  const { catalogue } = merged;
+  return { catalogue, version: catalogue.version, stored: true, added: merged.added, sources: read, failures };
 }

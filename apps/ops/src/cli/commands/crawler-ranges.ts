@@ -2,7 +2,6 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { AgentCatalogue, CatalogueSources } from '@vt/attribution';
 import { CrawlerIpIndex, loadStoredRangeIndex, OPERATOR_RANGE_SOURCES, parsePublishedRanges } from '@vt/attribution';
-import { loadCurrentCatalogue } from '@vt/catalogue-store';
 import type { PrismaClient } from '@vt/db';
 import { z } from 'zod';
 import type { OpsContext } from '../context.ts';
@@ -178,7 +177,7 @@ export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, de
   const from = parseOptions(refreshOptions, options).from ?? ctx.config.CRAWLER_RANGES_DIR;
   const catalogue = await refreshAgentCatalogue(ctx, { from, fetchImpl: deps.fetchImpl, urls: deps.catalogueUrls });
   const signatureKeys = await refreshSignatureKeys(ctx, {
-    catalogue: deps.keyCatalogue ?? (await loadCurrentCatalogue(ctx.db)).catalogue,
+    catalogue: deps.keyCatalogue ?? catalogue.catalogue,
     from,
     fetchImpl: deps.fetchImpl,
   });
