@@ -1,15 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import { deriveCrawlToken } from '@vt/credentials';
 import {
-  freePort,
   generateAccessLog,
   isolatedQueuePrefix,
-  type RunningProcess,
-  runScript,
+  type RunningApp,
+  startApp,
   testDb,
   testEnv,
   uniqueSlug,
-  waitForOk,
 } from '@vt/test-support';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,9 +19,10 @@ const db = testDb();
 const queuePrefix = isolatedQueuePrefix();
 const log = generateAccessLog({ lines: 30_000, seed: 5 });
 const sentIps = [...new Set([...log.text.matchAll(/"ip":"([^"]+)"/g)].map((m) => m[1]!))];
-let gateway: RunningProcess;
-let worker: RunningProcess;
-let gatewayPort: number;
+let gateway: RunningApp;
+// A second replica: named batches must hold across gateways.
+let gateway2: RunningApp;
+let worker: RunningApp;
 let propertyId: string;
 let token: string;
 
@@ -42,23 +41,22 @@ beforeAll(async () => {
       create: { operator: set.operator, prefixes: set.prefixes, takenAt: new Date(), source: 'e2e fixture' },
     });
   }
-  gatewayPort = await freePort();
-  const workerPort = await freePort();
-  const env = { QUEUE_PREFIX: queuePrefix, HOST: '127.0.0.1', LOG_LEVEL: 'debug' };
-  gateway = runScript('apps/ingest-gateway/src/main.ts', [], { ...env, INGEST_GATEWAY_PORT: String(gatewayPort) });
-  worker = runScript('apps/crawl-worker/src/main.ts', [], { ...env, CRAWL_WORKER_METRICS_PORT: String(workerPort) });
-  await waitForOk(`http://127.0.0.1:${gatewayPort}/readyz`);
-  await waitForOk(`http://127.0.0.1:${workerPort}/readyz`);
+  const env = { QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'debug' };
+  [gateway, gateway2, worker] = await Promise.all([
+    startApp('apps/ingest-gateway/src/main.ts', 'INGEST_GATEWAY_PORT', env),
+    startApp('apps/ingest-gateway/src/main.ts', 'INGEST_GATEWAY_PORT', env),
+    startApp('apps/crawl-worker/src/main.ts', 'CRAWL_WORKER_METRICS_PORT', env),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
-  gateway?.child.kill('SIGTERM');
-  worker?.child.kill('SIGTERM');
-  await Promise.all([gateway?.exited, worker?.exited]);
+  const apps = [gateway, gateway2, worker].filter(Boolean);
+  for (const app of apps) app.child.kill('SIGTERM');
+  await Promise.all(apps.map((app) => app.exited));
 });
 
 async function post(body: Buffer, headers: Record<string, string>) {
-  const res = await fetch(`http://127.0.0.1:${gatewayPort}/api/ingest/crawl/${propertyId}`, {
+  const res = await fetch(`${gateway.url}/api/ingest/crawl/${propertyId}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, ...headers },
     body,
@@ -121,7 +119,7 @@ describe('crawl ingest end to end', () => {
     expect(hostNoteTotal).toBe(log.truth.hostNotMatched);
   });
 
-  it('[CRAWL-17] [CRAWL-32] counts a named batch once when a shipper sends it 12 times at once and retries it later', async () => {
+  it('[CRAWL-17] [CRAWL-32] a named batch sent 12 times at once to two gateways is accepted once and counted once', async () => {
     const slug = uniqueSlug('named');
     const team = await db.team.create({ data: { name: slug, slug } });
     const named = await db.property.create({
@@ -141,8 +139,8 @@ describe('crawl ingest end to end', () => {
         ),
       ).join('\n'),
     );
-    const send = () =>
-      fetch(`http://127.0.0.1:${gatewayPort}/api/ingest/crawl/${named.id}`, {
+    const send = (to: RunningApp) =>
+      fetch(`${to.url}/api/ingest/crawl/${named.id}`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${namedToken}`,
@@ -155,11 +153,19 @@ describe('crawl ingest end to end', () => {
     const hits = async () =>
       (await db.crawlerDailyCount.aggregate({ where: { propertyId: named.id }, _sum: { hits: true } }))._sum.hits ?? 0;
 
-    const answers = await Promise.all(Array.from({ length: 12 }, send));
-    for (const answer of answers) expect([200, 202]).toContain(answer.status);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => send(i % 2 ? gateway2 : gateway)));
+    // One attempt was first; every other one waited for it and repeats its figures.
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([202, ...Array(11).fill(200)].sort());
+    for (const answer of answers) {
+      const body = await answer.json();
+      expect(body).toEqual(
+        answer.status === 202 ? { kept: 100, received: 200 } : { duplicate: true, kept: 100, received: 200 },
+      );
+    }
     await expect.poll(hits, { timeout: 20_000 }).toBe(100);
     // A later retry of the same batch, and the worker's time to apply anything it was given.
-    expect([200, 202]).toContain((await send()).status);
+    expect((await send(gateway2)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await hits()).toBe(100);
   });

@@ -72,6 +72,11 @@ export const CRAWL_REJECTIONS = {
       `Idempotency-Key is ${length} characters; at most ${MAX_IDEMPOTENCY_KEY_LENGTH} are allowed`,
     hint: 'Mint a shorter key once per batch (a UUID is fine) and reuse it on every retry of that batch.',
   }),
+  batch_in_progress: entry({
+    status: 503,
+    error: 'Another attempt at this batch (the same Idempotency-Key) is still being stored; nothing was read',
+    hint: "Retry after Retry-After seconds under the same Idempotency-Key: the retry is answered with the first attempt's figures.",
+  }),
   body_too_large: entry({
     status: 413,
     error: 'The body is over the size cap; nothing from it was stored',

@@ -22,9 +22,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
       const crawlerRanges = await loadCrawlerRangeCache(db, logger, refreshMs);
       const agentCatalogue = await loadAgentCatalogueCache(db, logger, refreshMs);
       const signatureKeys = await loadSignatureKeysCache(db, logger, refreshMs);
-      // Webhook answers and un-keyed crawl batches do not wait for their log rows, so those rows may
-      // gather for 100 ms: fewer, larger INSERTs. A named crawl batch waits for its row (a quick
-      // repeat must find it), so awaited rows go within the writer's default 2 ms.
+      // No answer waits for its log row, so rows may gather for 100 ms: fewer, larger INSERTs.
       const deliveryLog = createDeliveryLogWriter(db, { submitDelayMs: 100 });
       const app = buildIngestGateway({
         logger,
@@ -32,6 +30,8 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
           db,
           deliveryLog,
           queue: crawlQueue,
+          redis,
+          keyPrefix: config.QUEUE_PREFIX,
           logger,
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
           limits: { maxWireBytes: config.CRAWL_MAX_BODY_BYTES, maxInflatedBytes: config.CRAWL_MAX_INFLATED_BYTES },

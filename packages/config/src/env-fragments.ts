@@ -4,7 +4,8 @@ import { z } from 'zod';
 // (`z.object({...databaseEnv, ...redisEnv, PORT: port(3000)})`), so a variable has one
 // name, one parser and one description everywhere.
 
-const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+// 0 lets the system pick a free port, logged at start (tests use it so no two processes race for one).
+const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

@@ -1,5 +1,5 @@
 export { type CrawlConnectionStatus, crawlConnectionStatus, isAcceptedCrawlAttempt } from './crawl-status.ts';
-export { findNamedCrawlBatch, recentDeliveries } from './delivery-log.ts';
+export { recentDeliveries } from './delivery-log.ts';
 export {
   createDeliveryLogWriter,
   type DeliveryAttempt,

@@ -11,5 +11,5 @@ export {
 export { scratchDatabase, testDb, uniqueSlug } from './database.ts';
 export { expectSecurityHeaders } from './http-assertions.ts';
 export { ROOT } from './paths.ts';
-export { freePort, type RunningProcess, runScript, waitForOk } from './processes.ts';
+export { freePort, type RunningApp, type RunningProcess, runScript, startApp, waitForOk } from './processes.ts';
 export { isolatedQueuePrefix, testEnv } from './test-env.ts';

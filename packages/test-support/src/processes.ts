@@ -57,3 +57,74 @@ export async function waitForOk(url: string, timeoutMs = 20_000): Promise<void> 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** An app process that has bound its port and answers /readyz. */
+export interface RunningApp extends RunningProcess {
+  port: number;
+  url: string;
+}
+
+/**
+ * Starts an app of this repo with its port variable set to 0: it binds a port of the system's
+ * choosing and logs it, and this resolves with that port once /readyz answers 200. Unlike a port
+ * found free and then handed over, no other process can take it in between.
+ */
+export async function startApp(
+  entry: string,
+  portVariable: string,
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<RunningApp> {
+  const proc = runScript(entry, [], { HOST: '127.0.0.1', ...env, [portVariable]: '0' });
+  const port = await loggedPort(proc, timeoutMs);
+  const url = `http://127.0.0.1:${port}`;
+  await waitForOk(`${url}/readyz`, timeoutMs);
+  return { ...proc, port, url };
+}
+
+/** The port in the app's start line (`… listening` or `… started`, with `port`). */
+function loggedPort(proc: RunningProcess, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    const timer = setTimeout(() => fail(new Error(`no start line within ${timeoutMs} ms`)), timeoutMs);
+    const onData = () => {
+      const text = proc.stdout();
+      const lines = text.slice(seen).split('\n');
+      // The last piece may be an unfinished line: read it again with the next chunk.
+      seen = text.length - (lines.at(-1)?.length ?? 0);
+      for (const line of lines.slice(0, -1)) {
+        const port = startLinePort(line);
+        if (port !== undefined) {
+          done();
+          return resolve(port);
+        }
+      }
+    };
+    const onExit = (code: number | null) =>
+      fail(
+        new Error(`exited with ${code} before listening:\n${proc.stderr().slice(-2000)}${proc.stdout().slice(-2000)}`),
+      );
+    const done = () => {
+      clearTimeout(timer);
+      proc.child.stdout?.off('data', onData);
+      proc.child.off('exit', onExit);
+    };
+    const fail = (err: Error) => {
+      done();
+      reject(err);
+    };
+    proc.child.stdout?.on('data', onData);
+    proc.child.once('exit', onExit);
+    onData();
+  });
+}
+
+function startLinePort(line: string): number | undefined {
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown; port?: unknown };
+    const starts = typeof entry.msg === 'string' && /(listening|started)$/.test(entry.msg);
+    return starts && typeof entry.port === 'number' && entry.port > 0 ? entry.port : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -539,7 +539,7 @@ describe('POST /api/ingest/crawl/:propertyId: answers and batches', () => {
     expect(await rowsOf(property.id)).toHaveLength(1);
   });
 
-  it('[CRAWL-17] a named batch is answered once its row is written, so a repeat sent at once is recognised', async () => {
+  it('[CRAWL-17] a named batch is recognised at once, before its delivery-log row is written', async () => {
     const { property, token } = await slowLog.createProperty();
     const key = randomUUID();
     const named = () =>
@@ -550,13 +550,39 @@ describe('POST /api/ingest/crawl/:propertyId: answers and batches', () => {
         .set('Idempotency-Key', key)
         .send(ndjson([line()]));
     expect((await named()).status).toBe(202);
-    // No flush: the row is in Postgres when the 202 arrives, though the writer batches slowly.
-    const rows = await recentDeliveries(slowLog.db, property.id, 'crawl');
-    expect(rows.map((r) => [r.statusCode, r.idempotencyKey])).toEqual([[202, key]]);
+    // The writer holds the row for a second: the repeat is recognised by the batch's claim instead.
+    expect(await recentDeliveries(slowLog.db, property.id, 'crawl')).toEqual([]);
     const again = await named();
     expect(again.status).toBe(200);
     expect(again.body).toStrictEqual({ duplicate: true, kept: 1, received: 1 });
     expect((await slowLog.jobs()).filter((j) => j.propertyId === property.id)).toHaveLength(1);
+    await slowLog.flushDeliveryLog();
+    const rows = await recentDeliveries(slowLog.db, property.id, 'crawl');
+    expect(rows.map((r) => [r.statusCode, r.idempotencyKey])).toEqual([[202, key]]);
+  });
+
+  it('[CRAWL-17] overlapping attempts at one named batch: one 202, every other attempt the same figures as a duplicate', async () => {
+    const { property, token } = await h.createProperty();
+    const key = randomUUID();
+    const body = ndjson([line(), line({ path: '/a' }), line({ userAgent: HUMAN })]);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => post(property, token, body).set('Idempotency-Key', key)),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 202]);
+    for (const a of answers) expect({ kept: a.body.kept, received: a.body.received }).toEqual({ kept: 2, received: 3 });
+    expect(await jobsOf(property.id)).toHaveLength(1);
+    await h.flushDeliveryLog();
+    expect(await rowsOf(property.id)).toHaveLength(1);
+  });
+
+  it('[CRAWL-17] a refused first attempt frees its name: the corrected retry under the same key is accepted', async () => {
+    const { property, token } = await h.createProperty();
+    const key = randomUUID();
+    const unreadable = await post(property, token, 'not json at all\n').set('Idempotency-Key', key);
+    expectRejection(unreadable, 400, 'unreadable_body');
+    const retry = await post(property, token, ndjson([line()])).set('Idempotency-Key', key);
+    expect(retry.status).toBe(202);
+    expect(retry.body).toEqual({ kept: 1, received: 1 });
   });
 
   it('[CRAWL-18] an Idempotency-Key over 200 characters answers 400 idempotency_key_too_long; 200 is fine', async () => {
@@ -701,16 +727,18 @@ describe('POST /api/ingest/crawl/:propertyId: rejections, delivery log and statu
     expect(await statusOf(quiet.property.id)).toBe('nothing_arriving');
   });
 
-  it('[CRAWL-32] a named batch is no longer recognised once its row aged out of the last 50', async () => {
+  it('[CRAWL-32] a named batch is still recognised after its row aged out of the last 50 (improved: remembered 24 h)', async () => {
     const { property, token } = await h.createProperty();
     const key = randomUUID();
     expect((await post(property, token, ndjson([line()])).set('Idempotency-Key', key)).status).toBe(202);
     for (let i = 0; i < 50; i++) await post(property, token, ndjson([line({ userAgent: HUMAN })]));
-    // The 50 later answers did not wait for their rows: the original ages out once they are written.
     await h.flushDeliveryLog();
+    const rows = await rowsOf(property.id);
+    expect(rows.some((r) => r.idempotencyKey === key)).toBe(false);
     const replay = await post(property, token, ndjson([line(), line()])).set('Idempotency-Key', key);
-    expect(replay.status).toBe(202);
-    expect(replay.body).toEqual({ kept: 2, received: 2 });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toStrictEqual({ duplicate: true, kept: 1, received: 1 });
+    expect(await jobsOf(property.id)).toHaveLength(1);
   });
 });
 

@@ -1,10 +1,11 @@
 import type { AgentMatcher } from '@vt/attribution';
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from '@vt/contracts';
-import { nameBasedUuid, verifyCrawlToken } from '@vt/credentials';
+import { verifyCrawlToken } from '@vt/credentials';
 import type { PrismaClient, Property } from '@vt/db';
-import { type DeliveryAttempt, type DeliveryLogWriter, findNamedCrawlBatch } from '@vt/delivery-log';
+import type { DeliveryAttempt, DeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
 import { type CrawlBatchJobData, crawlBatchJob, enqueue, type Queue } from '@vt/queue';
+import type { Redis } from '@vt/redis';
 import { type Request, Router } from 'express';
 import { Counter, type Registry } from 'prom-client';
 import { discardRestOfBody } from '../discard-rest-of-body.ts';
@@ -18,6 +19,7 @@ import {
   declaredBodyFormat,
   streamRecords,
 } from './body-stream.ts';
+import { claimNamedBatch, type NamedBatchClaim, type NamedBatchOptions, namedBatchId } from './named-batches.ts';
 import { noSignatureKeys, type SignatureVerifier } from './signature-verifier.ts';
 
 export interface CrawlIngestDeps {
@@ -25,6 +27,12 @@ export interface CrawlIngestDeps {
   /** The gateway's one delivery-log writer, shared with the lead webhook. */
   deliveryLog: DeliveryLogWriter;
   queue: Queue;
+  /** Claims named batches (the producer connection: fails fast while Redis is away). */
+  redis: Redis;
+  /** Namespaces the claims (the deployment's queue prefix). */
+  keyPrefix: string;
+  /** How long named batches are remembered and waited for; the defaults when absent. */
+  namedBatches?: NamedBatchOptions;
   logger: Logger;
   crawlTokenSecret: string | undefined;
   limits: BodyLimits;
@@ -36,12 +44,15 @@ export interface CrawlIngestDeps {
   registry: Registry;
 }
 
+/** How long an attempt told its batch is in progress is asked to wait (Retry-After). */
+const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
+
 /**
  * POST /api/ingest/crawl/:propertyId. The order of checks follows the spec: configuration (503,
  * nothing read), token present (401, no log row), property exists (404, no row), token valid,
  * paid plan, ingestion on, Idempotency-Key; every later rejection is recorded in the delivery log.
- * The answer does not wait for its delivery-log row, except an accepted batch named by an
- * Idempotency-Key: its row is what recognises a repeat, so it is stored before the 202.
+ * The answer does not wait for its delivery-log row: a named batch is recognised by its claim in
+ * Redis, not by its row.
  */
 export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
   const metrics = crawlIngestMetrics(deps.registry);
@@ -71,59 +82,69 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
     if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
       return refuse(crawlRejection('idempotency_key_too_long', idempotencyKey.length));
     }
+    let claim: Extract<NamedBatchClaim, { kind: 'first' }> | undefined;
     if (idempotencyKey) {
-      // A named batch is recognised by its accepted row in the delivery log, as the spec defines
-      // it (rule 4 of its idempotency rules lists this mechanism's own gaps): the row holds the
-      // figures a repeat is answered with, it is stored before the 202 anyway, and the lookup
-      // happens before the body is read, so a repeat costs no upload. Leads use another
-      // mechanism, for reasons given in ../leads/lead-duplicates.ts.
-      const original = await findNamedCrawlBatch(deps.db, property.id, idempotencyKey);
-      // Decided: a recognised repeat answers 200 (the original answered 202) and writes nothing.
-      if (original) return void res.status(200).json({ duplicate: true, ...original });
+      // Claimed before the body is read, so a repeat costs no upload (./named-batches.ts says
+      // how this closes the gaps the spec's idempotency rule 4 admits).
+      let found: NamedBatchClaim;
+      try {
+        found = await claimNamedBatch(deps.redis, deps.keyPrefix, property.id, idempotencyKey, deps.namedBatches);
+      } catch (err) {
+        deps.logger.error({ err, propertyId: property.id }, 'could not claim a named crawl batch');
+        discardRestOfBody(req);
+        return refuse(crawlRejection('queue_unavailable'), { idempotencyKey });
+      }
+      // Decided: a recognised repeat answers 200 (the original answered 202) and writes nothing,
+      // not even a delivery-log row: the batch's one row is its first attempt's.
+      if (found.kind === 'repeat') return void res.status(200).json({ duplicate: true, ...found.figures });
+      if (found.kind === 'in_progress') {
+        discardRestOfBody(req);
+        res.set('Retry-After', String(IN_PROGRESS_RETRY_AFTER_SECONDS));
+        return sendRejection(res, crawlRejection('batch_in_progress'));
+      }
+      claim = found;
     }
 
-    const read = await readBatch(req, property.domain, deps);
-    if ('status' in read) return refuse(read);
-    if (read.received === 0 || read.unreadable === read.received) {
-      const noLine = crawlRejection('unreadable_body', 'no_readable_line');
-      return refuse(noLine, { linesReceived: read.received, linesKept: 0 });
-    }
-    if (read.kept > 0) {
-      const job: CrawlBatchJobData = {
-        batchId: idempotencyKey ? namedBatchId(property.id, idempotencyKey) : crypto.randomUUID(),
-        propertyId: property.id,
-        receivedAt: new Date().toISOString(),
-        events: read.events,
-      };
-      try {
-        await enqueue(deps.queue, crawlBatchJob, job, job.batchId);
-      } catch (err) {
-        deps.logger.error({ err, propertyId: property.id }, 'could not enqueue crawl batch');
-        const counts = { linesReceived: read.received, linesKept: 0, idempotencyKey };
-        return refuse(crawlRejection('queue_unavailable'), counts);
+    let settled = false;
+    try {
+      const read = await readBatch(req, property.domain, deps);
+      if ('status' in read) return await refuse(read);
+      if (read.received === 0 || read.unreadable === read.received) {
+        const noLine = crawlRejection('unreadable_body', 'no_readable_line');
+        return await refuse(noLine, { linesReceived: read.received, linesKept: 0 });
       }
+      if (read.kept > 0) {
+        const job: CrawlBatchJobData = {
+          batchId: idempotencyKey ? namedBatchId(property.id, idempotencyKey) : crypto.randomUUID(),
+          propertyId: property.id,
+          receivedAt: new Date().toISOString(),
+          events: read.events,
+        };
+        try {
+          await enqueue(deps.queue, crawlBatchJob, job, job.batchId);
+        } catch (err) {
+          deps.logger.error({ err, propertyId: property.id }, 'could not enqueue crawl batch');
+          const counts = { linesReceived: read.received, linesKept: 0, idempotencyKey };
+          return await refuse(crawlRejection('queue_unavailable'), counts);
+        }
+      }
+      // Queued: the batch is accepted whatever happens to its claim from here. A claim that cannot
+      // be settled lapses after its pending time, and a retry then enqueues the same job id.
+      settled = true;
+      await claim?.settle({ kept: read.kept, received: read.received }).catch((err: unknown) => {
+        deps.logger.warn({ err, propertyId: property.id }, 'could not remember a named crawl batch');
+      });
+      await deps.deliveryLog.submit(acceptedAttempt(property, read, idempotencyKey), logError);
+      metrics.linesReceived.inc(read.received);
+      metrics.linesKept.inc(read.kept);
+      res.status(202).json({ kept: read.kept, received: read.received });
+    } finally {
+      // Refused or failed: the name is free again for a corrected retry.
+      if (claim && !settled) await claim.release().catch(() => {});
     }
-    const accepted = acceptedAttempt(property, read, idempotencyKey);
-    // A named batch waits for its row, so a repeat sent as soon as the 202 arrives is recognised
-    // (on any replica). If the row cannot be stored the batch is still queued: the answer stays 202.
-    if (idempotencyKey) await deps.deliveryLog.record(accepted).catch(logError);
-    else await deps.deliveryLog.submit(accepted, logError);
-    metrics.linesReceived.inc(read.received);
-    metrics.linesKept.inc(read.kept);
-    res.status(202).json({ kept: read.kept, received: read.received });
   });
   return router;
 }
-
-/**
- * A named batch's id, the same on every attempt that carries its Idempotency-Key, on any replica:
- * the job id BullMQ dedupes and the processed_jobs marker the crawl worker applies once. So two
- * attempts that overlap (a shipper retrying on its own time-out while the first is still being
- * read), a retry after a crash between enqueue and answer, and a retry whose delivery-log row has
- * aged out of the newest 50 are all counted once (markers are kept 14 days).
- */
-export const namedBatchId = (propertyId: string, idempotencyKey: string) =>
-  nameBasedUuid(`crawl-batch:${propertyId}:${idempotencyKey}`);
 
 function bearerToken(req: Request): string | undefined {
   const header = req.get('authorization');

@@ -54,6 +54,8 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
       db,
       deliveryLog,
       queue,
+      redis,
+      keyPrefix: prefix,
       logger,
       crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
       limits: { maxWireBytes: 8 * 1024 * 1024, maxInflatedBytes: 64 * 1024 * 1024 },

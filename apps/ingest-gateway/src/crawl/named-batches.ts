@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { nameBasedUuid } from '@vt/credentials';
+import { type Redis, redisKey } from '@vt/redis';
+
+/** The figures a named batch was accepted with, which every repeat is answered with. */
+export interface NamedBatchFigures {
+  kept: number;
+  received: number;
+}
+
+/** What claiming a batch's Idempotency-Key found. */
+export type NamedBatchClaim =
+  /** This attempt is the first: read the body, enqueue, then `settle` (or `release` on a refusal). */
+  | { kind: 'first'; settle: (figures: NamedBatchFigures) => Promise<void>; release: () => Promise<void> }
+  /** An earlier attempt was accepted with these figures: answer them, write nothing. */
+  | { kind: 'repeat'; figures: NamedBatchFigures }
+  /** Another attempt is still being read and did not finish while this one waited. */
+  | { kind: 'in_progress' };
+
+export interface NamedBatchOptions {
+  /** How long an accepted batch's key is remembered: repeats within it are recognised. */
+  rememberSeconds: number;
+  /**
+   * How long a claim in progress holds the key: longer than any attempt takes to read and
+   * enqueue its body (the server's request timeout), so it only lapses when its gateway died.
+   */
+  pendingSeconds: number;
+  /** How long an overlapping attempt waits for the first one's answer before `in_progress`. */
+  waitMs: number;
+}
+
+export const NAMED_BATCH_DEFAULTS: NamedBatchOptions = {
+  rememberSeconds: 24 * 3600,
+  pendingSeconds: 300,
+  waitMs: 10_000,
+};
+
+const PENDING = 'pending:';
+const POLL_MS = 50;
+
+// Deletes the key only while it still holds this attempt's own pending claim: a refused first
+// attempt frees the name for a corrected retry, but never a claim that lapsed and was taken over.
+const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+
+/**
+ * Claims a named crawl batch's Idempotency-Key before its body is read, in one atomic Redis
+ * command (`SET NX GET`), on whichever gateway replica the attempt reaches. This closes the three
+ * holes the spec's idempotency rule 4 admits for a lookup in the delivery log:
+ *  - two identical attempts that overlap: the second finds the first's pending claim and waits for
+ *    its answer (then repeats its figures), or, past `waitMs`, is told to retry;
+ *  - a crash after enqueue but before the answer: the pending claim lapses after `pendingSeconds`
+ *    and the retry enqueues the same job id (`namedBatchId`), which BullMQ and the crawl worker's
+ *    processed-job marker apply once, so the claim and the job are one outcome;
+ *  - a key whose delivery-log row aged out of the newest 50: keys are remembered for
+ *    `rememberSeconds` (24 h) whatever the log holds.
+ */
+export async function claimNamedBatch(
+  redis: Redis,
+  keyPrefix: string,
+  propertyId: string,
+  idempotencyKey: string,
+  options: NamedBatchOptions = NAMED_BATCH_DEFAULTS,
+): Promise<NamedBatchClaim> {
+  // Hashed, so a 200-character key of any bytes makes a short, safe Redis key. Not `crawl-batch:`:
+  // that is the crawl queue's own namespace, where this id names the batch's job.
+  const key = redisKey(keyPrefix, 'named-batch', namedBatchId(propertyId, idempotencyKey));
+  const deadline = Date.now() + options.waitMs;
+  for (;;) {
+    const mine = `${PENDING}${randomUUID()}`;
+    const found = (await redis.call('SET', key, mine, 'EX', String(options.pendingSeconds), 'NX', 'GET')) as
+      | string
+      | null;
+    if (found === null) {
+      return {
+        kind: 'first',
+        settle: async (figures) => {
+          await redis.set(key, JSON.stringify(figures), 'EX', options.rememberSeconds);
+        },
+        release: async () => {
+          await redis.eval(RELEASE_SCRIPT, 1, key, mine);
+        },
+      };
+    }
+    if (!found.startsWith(PENDING)) return { kind: 'repeat', figures: JSON.parse(found) as NamedBatchFigures };
+    // Another attempt holds the key: wait for its answer (or for it to give the key up).
+    if (Date.now() >= deadline) return { kind: 'in_progress' };
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/**
+ * A named batch's id, the same on every attempt that carries its Idempotency-Key, on any replica:
+ * its claim's Redis key, the job id BullMQ dedupes and the processed_jobs marker the crawl worker
+ * applies once (markers are kept 14 days).
+ */
+export const namedBatchId = (propertyId: string, idempotencyKey: string) =>
+  nameBasedUuid(`crawl-batch:${propertyId}:${idempotencyKey}`);
