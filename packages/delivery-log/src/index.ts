@@ -7,8 +7,10 @@ export {
   recordDeliveryAttempt,
 } from './delivery-log-writer.ts';
 export {
-  isAcceptedLeadAttempt,
+  acceptedLeadIds,
+  isStoredLeadAttempt,
   type LeadWebhookStatus,
   leadWebhookStatus,
   WEBHOOK_LOG_SHOWN,
+  type WebhookAttemptOutcome,
 } from './webhook-status.ts';

@@ -2,9 +2,10 @@ import { OperationError } from '@vt/contracts/console';
 import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import type { PrismaClient, Property } from '@vt/db';
 import {
+  acceptedLeadIds,
   crawlConnectionStatus,
   isAcceptedCrawlAttempt,
-  isAcceptedLeadAttempt,
+  isStoredLeadAttempt,
   leadWebhookStatus,
   recentDeliveries,
 } from '@vt/delivery-log';
@@ -113,9 +114,14 @@ export function reconnectCrawl(db: PrismaClient, property: Property, now = new D
 /** The webhook's state, derived from the delivery log (LEAD-16). */
 export async function webhookConnection(db: PrismaClient, property: Property) {
   const attempts = await recentDeliveries(db, property.id, 'webhook');
-  const accepted = attempts.find(isAcceptedLeadAttempt);
+  const named = acceptedLeadIds(attempts);
+  const stored = named.length
+    ? await db.lead.findMany({ where: { propertyId: property.id, id: { in: named } }, select: { id: true } })
+    : [];
+  const storedLeadIds = new Set(stored.map((lead) => lead.id));
+  const accepted = attempts.find((attempt) => isStoredLeadAttempt(attempt, storedLeadIds));
   return {
-    status: leadWebhookStatus(attempts),
+    status: leadWebhookStatus(attempts, storedLeadIds),
     lastAttemptAt: attempts[0]?.createdAt.toISOString() ?? null,
     lastAcceptedAt: accepted?.createdAt.toISOString() ?? null,
   };

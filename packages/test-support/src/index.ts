@@ -10,6 +10,13 @@ export {
 } from './access-log.ts';
 export { scratchDatabase, testDb, uniqueSlug } from './database.ts';
 export { expectSecurityHeaders } from './http-assertions.ts';
+export {
+  generateLeadTraffic,
+  type LeadDelivery,
+  type LeadTraffic,
+  seededRandom,
+  signedLeadHeaders,
+} from './lead-traffic.ts';
 export { ROOT } from './paths.ts';
 export { freePort, type RunningApp, type RunningProcess, runScript, startApp, waitForOk } from './processes.ts';
 export { isolatedQueuePrefix, testEnv } from './test-env.ts';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { deriveCrawlToken, deriveWebhookSecret, verifyCrawlToken } from '@vt/credentials';
 import { testEnv } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -34,11 +35,25 @@ const hoursAgo = (hours: number) => secondsAgo(hours * 3600);
 
 type Channel = 'crawl' | 'webhook';
 
-/** One delivery-log row as the gateway writes it. */
-const logRow = (propertyId: string, channel: Channel, statusCode: number, createdAt: Date) =>
-  h.db.deliveryLogEntry.create({
-    data: { propertyId, channel, statusCode, outcome: statusCode < 300 ? 'accepted' : 'rejected', createdAt },
-  });
+/** One delivery-log row as the gateway writes it; an accepted lead's with the lead stored. */
+async function logRow(propertyId: string, channel: Channel, statusCode: number, createdAt: Date) {
+  let leadId: string | undefined;
+  if (channel === 'webhook' && statusCode === 200) {
+    const lead = await h.db.lead.create({
+      data: {
+        propertyId,
+        eventId: randomUUID(),
+        contact: 'a lead',
+        matched: false,
+        receivedAt: createdAt,
+        day: new Date(createdAt.toISOString().slice(0, 10)),
+      },
+    });
+    leadId = lead.id;
+  }
+  const outcome = statusCode < 300 ? 'accepted' : 'rejected';
+  return h.db.deliveryLogEntry.create({ data: { propertyId, channel, statusCode, outcome, createdAt, leadId } });
+}
 
 describe('the webhook setup dialog', () => {
   it('[TEAM-5] shows the URL and the signing secret to owners and admins', async () => {

@@ -197,6 +197,17 @@ describe('the console web UI', () => {
     ).body.property.id as string;
     const secret = deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, id);
     const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);
+    // The accepted attempt's lead, as the lead worker stored it: only then is the webhook Verified.
+    const lead = await h.db.lead.create({
+      data: {
+        propertyId: id,
+        eventId: 'evt-1',
+        contact: 'ada@example.com',
+        matched: false,
+        receivedAt: minutesAgo(1),
+        day: new Date(minutesAgo(1).toISOString().slice(0, 10)),
+      },
+    });
     await h.db.deliveryLogEntry.createMany({
       data: [
         {
@@ -214,6 +225,7 @@ describe('the console web UI', () => {
           statusCode: 200,
           outcome: 'stored lead',
           eventId: 'evt-1',
+          leadId: lead.id,
           requestBody: '{"contact":"ada@example.com"}',
           createdAt: minutesAgo(1),
         },

@@ -17,10 +17,20 @@ async function newProperty() {
   return db.property.create({ data: { teamId: team.id, name: slug, domain: 'example.com', plan: 'growth' } });
 }
 
-/** A webhook attempt as the gateway logs it, at a given time (so the order never depends on a tie). */
-function attempt(propertyId: string, statusCode: number, at: Date, n = 0) {
+/**
+ * A webhook attempt as the gateway logs it, at a given time (so the order never depends on a tie);
+ * an accepted one with its lead stored, as the lead worker leaves it (`stored: false`: not yet).
+ */
+async function attempt(propertyId: string, statusCode: number, at: Date, n = 0, stored = true) {
   const accepted = statusCode === 200;
   const signed = statusCode !== 401;
+  const leadId = accepted ? randomUUID() : null;
+  if (leadId && stored) {
+    const eventId = `evt_${n}_${leadId}`;
+    await db.lead.create({
+      data: { id: leadId, propertyId, eventId, contact: `lead ${n}`, matched: false, receivedAt: at, day: utcDay(at) },
+    });
+  }
   return db.deliveryLogEntry.create({
     data: {
       propertyId,
@@ -32,7 +42,7 @@ function attempt(propertyId: string, statusCode: number, at: Date, n = 0) {
       fix: accepted ? null : 'Sign {id}.{timestamp}.{body} with the signing secret.',
       eventId: `evt_${n}`,
       requestBody: signed ? JSON.stringify({ contact: `lead ${n}` }) : null,
-      leadId: accepted ? randomUUID() : null,
+      leadId,
     },
   });
 }
@@ -68,6 +78,18 @@ describe('ops webhook status', () => {
       lastAttemptAt: seconds(4).toISOString(),
       lastAcceptedAt: seconds(3).toISOString(),
     });
+  });
+
+  it('[LEAD-16] an accepted lead is Verified only once the lead worker has stored it', async () => {
+    const property = await newProperty();
+    await attempt(property.id, 200, seconds(1), 1, false);
+    expect(await webhookStatus(ctx, { property: property.id })).toMatchObject({
+      status: 'not_verified',
+      lastAcceptedAt: null,
+    });
+    await attempt(property.id, 401, seconds(2));
+    await attempt(property.id, 200, seconds(3), 3, false);
+    expect((await webhookStatus(ctx, { property: property.id })).status).toBe('rejecting');
   });
 
   it('[LEAD-16] a lead that could not be stored (500) is not Verified', async () => {
