@@ -1,8 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+// The fault and load suites (tests/faults, tests/load) kill and cut real processes and load the
+// machine, so they run on their own, one file at a time: `pnpm test:faults` and `pnpm test:load`
+// (VT_SUITE=faults|load), after the rest in `pnpm test` (with their short profile).
+const suite = process.env.VT_SUITE;
+const own = suite === 'faults' || suite === 'load';
+
 export default defineConfig({
   test: {
-    include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
+    include: own
+      ? [`tests/${suite}/**/*.test.ts`]
+      : ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
+    exclude: own ? [] : ['tests/faults/**', 'tests/load/**', '**/node_modules/**'],
+    fileParallelism: !own,
     globalSetup: ['packages/test-support/src/global-setup.ts'],
     setupFiles: ['packages/test-support/src/test-env.ts'],
     testTimeout: 30_000,

@@ -6,6 +6,7 @@ import {
   crawlWorkerPortEnv,
   databaseEnv,
   ingestGatewayPortEnv,
+  jobLockEnv,
   leadWorkerPortEnv,
   logEnv,
   nonNegativeInt,
@@ -59,6 +60,7 @@ export type ReadApiConfig = z.output<typeof readApiConfigSchema>;
 export const crawlWorkerConfigSchema = z.object({
   ...crawlWorkerPortEnv,
   CRAWL_WORKER_CONCURRENCY: positiveInt(4).describe('Crawl batch jobs this process handles at once.'),
+  ...jobLockEnv,
   CRAWL_EVENT_RETENTION_HOURS: positiveInt(72).describe(
     'Raw crawl events older than this (by receipt) are pruned as new batches arrive; daily counts are kept.',
   ),
@@ -69,6 +71,7 @@ export type CrawlWorkerConfig = z.output<typeof crawlWorkerConfigSchema>;
 export const leadWorkerConfigSchema = z.object({
   ...leadWorkerPortEnv,
   LEAD_WORKER_CONCURRENCY: positiveInt(4).describe('Lead jobs this process handles at once.'),
+  ...jobLockEnv,
   ...serviceEnv,
 });
 export type LeadWorkerConfig = z.output<typeof leadWorkerConfigSchema>;

@@ -73,6 +73,13 @@ export const webhookSigningKeyEnv = {
     .describe('Deployment key lead webhook signing secrets are derived from. Unset: the webhook answers 503.'),
 };
 
+/** What every queue worker reads besides its port and concurrency. */
+export const jobLockEnv = {
+  JOB_LOCK_SECONDS: positiveInt(30).describe(
+    "How long a worker's hold on a job lasts unrenewed: a job of a killed worker goes back to the queue within about twice this (BullMQ lockDuration and stalled check).",
+  ),
+};
+
 const hostEnv = {
   HOST: z.string().default('0.0.0.0').describe('Interface the HTTP servers bind to.'),
 };

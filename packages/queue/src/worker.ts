@@ -8,6 +8,12 @@ export interface JobWorkerOptions<S extends z.ZodType> {
   connection: Redis;
   prefix: string;
   concurrency: number;
+  /**
+   * How long a hold on a job lasts unrenewed (renewed at half of it while the job runs), and how
+   * often stalled jobs are looked for: a killed worker's jobs return to the queue within about
+   * twice this. BullMQ's 30 s when absent.
+   */
+  lockMs?: number;
   /** The processor: a plain async function of the parsed payload, testable without Redis. */
   handle: (data: z.output<S>, job: Job) => Promise<void>;
   onUnknownJob: (job: Job) => void;
@@ -26,6 +32,12 @@ export function createJobWorker<S extends z.ZodType>(options: JobWorkerOptions<S
       }
       await handle(contract.schema.parse(job.data), job);
     },
-    { connection: options.connection, prefix: options.prefix, concurrency: options.concurrency, autorun: false },
+    {
+      connection: options.connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      autorun: false,
+      ...(options.lockMs ? { lockDuration: options.lockMs, stalledInterval: options.lockMs } : {}),
+    },
   );
 }

@@ -20,6 +20,8 @@ export interface QueueWorkerConfig extends DatabaseConfig {
   HOST: string;
   REDIS_URL: string;
   QUEUE_PREFIX: string;
+  /** How long a hold on a job lasts unrenewed; BullMQ's 30 s when absent. */
+  JOB_LOCK_SECONDS?: number;
 }
 
 export interface QueueWorkerOptions<S extends z.ZodType> {
@@ -62,6 +64,7 @@ export async function startQueueWorker<S extends z.ZodType>(
     connection: redis,
     prefix: config.QUEUE_PREFIX,
     concurrency: options.concurrency,
+    lockMs: config.JOB_LOCK_SECONDS === undefined ? undefined : config.JOB_LOCK_SECONDS * 1000,
     handle: async (data, job) => {
       const outcome = await options.handle(data, { db });
       const fields = { jobId: job.id, ...jobFields(data) };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { isolatedQueuePrefix, testEnv } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { claimNamedBatch, NAMED_BATCH_DEFAULTS } from './named-batches.ts';
+import { claimNamedBatch, NAMED_BATCH_DEFAULTS, namedBatchKey } from './named-batches.ts';
 
 // The claim on a named batch's Idempotency-Key, against the real Redis.
 
@@ -58,16 +58,23 @@ describe('claimNamedBatch', () => {
     expect((await waiting).kind).toBe('first');
   });
 
-  it('[CRAWL-17] a claim whose gateway died lapses after its pending time; its late release frees nothing of the next', async () => {
-    const p = property();
+  it("[CRAWL-17] a live claim is renewed past its pending time; a dead gateway's claim lapses and is taken over", async () => {
     const short = { ...quick, pendingSeconds: 1 };
-    const dead = await claimNamedBatch(redis, prefix, p, 'k', short);
-    if (dead.kind !== 'first') throw new Error('expected the first claim');
+    const p = property();
+    const live = await claimNamedBatch(redis, prefix, p, 'live', short);
+    if (live.kind !== 'first') throw new Error('expected the first claim');
+    await new Promise((r) => setTimeout(r, 1600));
+    expect((await claimNamedBatch(redis, prefix, p, 'live', short)).kind).toBe('in_progress');
+    await live.release();
+
+    // What a SIGKILLed gateway leaves: a pending claim nobody renews.
+    await redis.set(namedBatchKey(prefix, p, 'dead'), 'pending:gone', 'EX', 1);
+    expect((await claimNamedBatch(redis, prefix, p, 'dead', short)).kind).toBe('in_progress');
     await new Promise((r) => setTimeout(r, 1100));
-    const next = await claimNamedBatch(redis, prefix, p, 'k', short);
+    const next = await claimNamedBatch(redis, prefix, p, 'dead', short);
     expect(next.kind).toBe('first');
-    await dead.release();
-    expect((await claimNamedBatch(redis, prefix, p, 'k', quick)).kind).toBe('in_progress');
+    expect((await claimNamedBatch(redis, prefix, p, 'dead', quick)).kind).toBe('in_progress');
+    if (next.kind === 'first') await next.release();
   });
 
   it('[CRAWL-13] the Redis key is a hash of the property and name, and no value holds anything but figures', async () => {

@@ -21,8 +21,9 @@ export interface NamedBatchOptions {
   /** How long an accepted batch's key is remembered: repeats within it are recognised. */
   rememberSeconds: number;
   /**
-   * How long a claim in progress holds the key: longer than any attempt takes to read and
-   * enqueue its body (the server's request timeout), so it only lapses when its gateway died.
+   * How long a claim in progress holds the key unrenewed. The attempt renews it every third of
+   * this while it reads and enqueues, so it lapses only when its gateway died (or lost Redis):
+   * then, within this time, a retry may take the key over.
    */
   pendingSeconds: number;
   /** How long an overlapping attempt waits for the first one's answer before `in_progress`. */
@@ -31,16 +32,17 @@ export interface NamedBatchOptions {
 
 export const NAMED_BATCH_DEFAULTS: NamedBatchOptions = {
   rememberSeconds: 24 * 3600,
-  pendingSeconds: 300,
+  pendingSeconds: 15,
   waitMs: 10_000,
 };
 
 const PENDING = 'pending:';
 const POLL_MS = 50;
 
-// Deletes the key only while it still holds this attempt's own pending claim: a refused first
-// attempt frees the name for a corrected retry, but never a claim that lapsed and was taken over.
+// Both act only while the key still holds this attempt's own pending claim, never on a claim that
+// lapsed and was taken over: release frees the name for a corrected retry, renew keeps it held.
 const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+const RENEW_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('EXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
 
 /**
  * Claims a named crawl batch's Idempotency-Key before its body is read, in one atomic Redis
@@ -48,8 +50,8 @@ const RELEASE_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return red
  * holes the spec's idempotency rule 4 admits for a lookup in the delivery log:
  *  - two identical attempts that overlap: the second finds the first's pending claim and waits for
  *    its answer (then repeats its figures), or, past `waitMs`, is told to retry;
- *  - a crash after enqueue but before the answer: the pending claim lapses after `pendingSeconds`
- *    and the retry enqueues the same job id (`namedBatchId`), which BullMQ and the crawl worker's
+ *  - a crash after enqueue but before the answer: the pending claim, no longer renewed, lapses
+ *    within `pendingSeconds` and the retry enqueues the same job id (`namedBatchId`), which BullMQ and the crawl worker's
  *    processed-job marker apply once, so the claim and the job are one outcome;
  *  - a key whose delivery-log row aged out of the newest 50: keys are remembered for
  *    `rememberSeconds` (24 h) whatever the log holds.
@@ -61,9 +63,7 @@ export async function claimNamedBatch(
   idempotencyKey: string,
   options: NamedBatchOptions = NAMED_BATCH_DEFAULTS,
 ): Promise<NamedBatchClaim> {
-  // Hashed, so a 200-character key of any bytes makes a short, safe Redis key. Not `crawl-batch:`:
-  // that is the crawl queue's own namespace, where this id names the batch's job.
-  const key = redisKey(keyPrefix, 'named-batch', namedBatchId(propertyId, idempotencyKey));
+  const key = namedBatchKey(keyPrefix, propertyId, idempotencyKey);
   const deadline = Date.now() + options.waitMs;
   for (;;) {
     const mine = `${PENDING}${randomUUID()}`;
@@ -71,12 +71,19 @@ export async function claimNamedBatch(
       | string
       | null;
     if (found === null) {
+      const renew = setInterval(
+        () => void redis.eval(RENEW_SCRIPT, 1, key, mine, String(options.pendingSeconds)).catch(() => {}),
+        (options.pendingSeconds * 1000) / 3,
+      );
+      renew.unref();
       return {
         kind: 'first',
         settle: async (figures) => {
+          clearInterval(renew);
           await redis.set(key, JSON.stringify(figures), 'EX', options.rememberSeconds);
         },
         release: async () => {
+          clearInterval(renew);
           await redis.eval(RELEASE_SCRIPT, 1, key, mine);
         },
       };
@@ -87,6 +94,14 @@ export async function claimNamedBatch(
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
+
+/**
+ * Where a named batch's claim lives. Hashed, so a 200-character key of any bytes makes a short,
+ * safe Redis key. Not under `crawl-batch:`: that is the crawl queue's own namespace, where the
+ * same id names the batch's job.
+ */
+export const namedBatchKey = (keyPrefix: string, propertyId: string, idempotencyKey: string) =>
+  redisKey(keyPrefix, 'named-batch', namedBatchId(propertyId, idempotencyKey));
 
 /**
  * A named batch's id, the same on every attempt that carries its Idempotency-Key, on any replica:

@@ -1,0 +1,217 @@
+import { readFileSync } from 'node:fs';
+import { generateApiKey } from '@vt/credentials';
+import { generateAccessLog, type RunningApp, signedLeadHeaders, startApp, testDb } from '@vt/test-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  faultEnv,
+  faultProperty,
+  generateLeadTraffic,
+  kill,
+  queueLeftovers,
+  SHORT,
+  sleep,
+  startCrawlWorker,
+  startGateway,
+  startLeadWorker,
+  startRedis,
+} from '../faults/fault-kit.ts';
+
+// Sustained mixed load on real processes: crawl batches, leads and /v1 reads at fixed rates
+// (open loop: a slow answer does not slow the senders) for LOAD_SECONDS (`pnpm test:load`: 180 s;
+// `pnpm test` runs 30 s). Memory must stay flat, the queues bounded, latency stable, and every
+// line and lead counted once. The figures are printed for the README.
+
+const SECONDS = Number(process.env.LOAD_SECONDS ?? (SHORT ? 30 : 180));
+const RATES = { crawlBatchesPerSecond: 20, leadsPerSecond: 100, readsPerSecond: 30 };
+const LINES_PER_BATCH = 1000;
+
+const db = testDb();
+let redis: Awaited<ReturnType<typeof startRedis>>;
+const apps: RunningApp[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(apps.map((app) => kill(app)));
+  await redis?.stop();
+});
+
+/** Resident memory of a process, MB, from /proc. */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+describe('sustained mixed load', () => {
+  it(`[CRAWL-31] [LEAD-8] ${SECONDS} s of crawl ingest, leads and reads: memory flat, queues bounded, p99 stable, counts exact`, async () => {
+    const env = faultEnv(redis.url);
+    const { property, token, secret } = await faultProperty(db, 'load');
+    const issued = generateApiKey();
+    await db.apiKey.create({
+      data: { teamId: property.teamId, name: 'load', keyHash: issued.hash, prefix: issued.prefix, allProperties: true },
+    });
+    const gateway = await startGateway(env);
+    const crawlWorker = await startCrawlWorker(env);
+    const leadWorker = await startLeadWorker(env);
+    const readApi = await startApp('apps/read-api/src/main.ts', 'READ_API_PORT', {
+      ...env,
+      RATE_LIMIT_PER_MINUTE: '100000',
+    });
+    apps.push(gateway, crawlWorker, leadWorker, readApi);
+
+    const log = generateAccessLog({ lines: LINES_PER_BATCH, seed: 51 });
+    const batchBody = log.gzip;
+    const leads = generateLeadTraffic({ count: RATES.leadsPerSecond * SECONDS, seed: 52, repeatShare: 0 });
+    type Kind = 'crawl' | 'lead' | 'read';
+    const latencies: Record<Kind, { at: number; ms: number }[]> = { crawl: [], lead: [], read: [] };
+    const failures: string[] = [];
+    const inFlight = new Set<Promise<void>>();
+    const send = (kind: Kind, request: () => Promise<Response>, ok: number) => {
+      const started = Date.now();
+      const p = request()
+        .then(async (res) => {
+          await res.arrayBuffer();
+          if (res.status !== ok) failures.push(`${kind} ${res.status}`);
+          latencies[kind].push({ at: started, ms: Date.now() - started });
+        })
+        .catch((err: Error) => {
+          failures.push(`${kind} ${err.message}`);
+        })
+        .finally(() => inFlight.delete(p));
+      inFlight.add(p);
+    };
+
+    const samples: {
+      at: number;
+      gateway: number;
+      crawlWorker: number;
+      leadWorker: number;
+      readApi: number;
+      depth: number;
+    }[] = [];
+    const start = Date.now();
+    let batches = 0;
+    let leadIndex = 0;
+    let reads = 0;
+    let nextSample = start;
+    while (Date.now() - start < SECONDS * 1000) {
+      const elapsed = (Date.now() - start) / 1000;
+      // Open loop: catch up to the rate whatever the answers do.
+      while (batches < elapsed * RATES.crawlBatchesPerSecond) {
+        batches++;
+        send(
+          'crawl',
+          () =>
+            fetch(`${gateway.url}/api/ingest/crawl/${property.id}`, {
+              method: 'POST',
+              headers: {
+                authorization: `Bearer ${token}`,
+                'content-encoding': 'gzip',
+                'content-type': 'application/x-ndjson',
+              },
+              body: batchBody,
+            }),
+          202,
+        );
+      }
+      while (leadIndex < Math.min(leads.deliveries.length, elapsed * RATES.leadsPerSecond)) {
+        const delivery = leads.deliveries[leadIndex++]!;
+        send(
+          'lead',
+          () =>
+            fetch(`${gateway.url}/api/webhooks/leads/${property.id}`, {
+              method: 'POST',
+              headers: signedLeadHeaders(secret, delivery),
+              body: delivery.body,
+            }),
+          200,
+        );
+      }
+      while (reads < elapsed * RATES.readsPerSecond) {
+        const offset = (reads++ * 7) % 50;
+        send(
+          'read',
+          () =>
+            fetch(`${readApi.url}/v1/properties?limit=10&offset=${offset}`, {
+              headers: { authorization: `Bearer ${issued.key}` },
+            }),
+          200,
+        );
+      }
+      if (Date.now() >= nextSample) {
+        nextSample += 5000;
+        const depth = await queueLeftovers(redis.url, env.QUEUE_PREFIX!);
+        samples.push({
+          at: Date.now() - start,
+          gateway: rssMb(gateway.child.pid!),
+          crawlWorker: rssMb(crawlWorker.child.pid!),
+          leadWorker: rssMb(leadWorker.child.pid!),
+          readApi: rssMb(readApi.child.pid!),
+          depth: depth.crawl.waiting + depth.crawl.active + depth.lead.waiting + depth.lead.active,
+        });
+      }
+      await sleep(10);
+    }
+    await Promise.all(inFlight);
+    expect(failures.slice(0, 10)).toEqual([]);
+
+    // Latency by thirds of the run: the last third's p99 no worse than twice the first's (+50 ms).
+    const thirds = (kind: Kind) =>
+      [0, 1, 2].map((t) => {
+        const window = latencies[kind].filter(
+          (l) => l.at - start >= (t * SECONDS * 1000) / 3 && l.at - start < ((t + 1) * SECONDS * 1000) / 3,
+        );
+        return {
+          p50: percentile(
+            window.map((l) => l.ms),
+            50,
+          ),
+          p99: percentile(
+            window.map((l) => l.ms),
+            99,
+          ),
+        };
+      });
+    const figures = {
+      seconds: SECONDS,
+      rates: RATES,
+      linesPerSecond: RATES.crawlBatchesPerSecond * LINES_PER_BATCH,
+      latencyMsByThird: { crawl: thirds('crawl'), lead: thirds('lead'), read: thirds('read') },
+      rssMb: { first: samples[1], last: samples.at(-1) },
+      maxQueueDepth: Math.max(...samples.map((s) => s.depth)),
+    };
+    console.log(`load figures ${JSON.stringify(figures)}`);
+    for (const kind of ['crawl', 'lead', 'read'] as const) {
+      const [first, , last] = figures.latencyMsByThird[kind];
+      expect(last!.p99, kind).toBeLessThanOrEqual(first!.p99 * 2 + 50);
+      expect(last!.p99, kind).toBeLessThan(1000);
+    }
+    // Memory flat: from the first sample after warm-up to the last, each app grows < 60 MB.
+    const [warm, end] = [samples[1]!, samples.at(-1)!];
+    for (const app of ['gateway', 'crawlWorker', 'leadWorker', 'readApi'] as const) {
+      expect(end[app] - warm[app], app).toBeLessThan(60);
+    }
+    // Bounded: the workers keep up, so the queues never hold more than a few seconds of work.
+    expect(figures.maxQueueDepth).toBeLessThan(5 * (RATES.crawlBatchesPerSecond + RATES.leadsPerSecond));
+
+    // And every kept line and every lead is counted once.
+    await expect
+      .poll(
+        async () =>
+          (await db.crawlerDailyCount.aggregate({ where: { propertyId: property.id }, _sum: { hits: true } }))._sum
+            .hits,
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBe(batches * Object.values(log.truth.crawlerHits).reduce((a, b) => a + b, 0));
+    await expect.poll(() => db.lead.count({ where: { propertyId: property.id } }), { timeout: 60_000 }).toBe(leadIndex);
+  }, 900_000);
+});
