@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { generateApiKey } from '@vt/credentials';
 import { generateAccessLog, type RunningApp, signedLeadHeaders, startApp, testDb } from '@vt/test-support';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   faultEnv,
@@ -50,7 +51,7 @@ const percentile = (values: number[], p: number) => {
 };
 
 describe('sustained mixed load', () => {
-  it(`[CRAWL-31] [LEAD-8] ${SECONDS} s of crawl ingest, leads and reads: memory flat, queues bounded, p99 stable, counts exact`, async () => {
+  it(`[CRAWL-31] [LEAD-8] [CRAWL-13] ${SECONDS} s of crawl ingest, leads and reads: memory flat, queues bounded, p99 stable, counts exact, nothing leaked`, async () => {
     const env = faultEnv(redis.url);
     const { property, token, secret } = await faultProperty(db, 'load');
     const issued = generateApiKey();
@@ -69,6 +70,7 @@ describe('sustained mixed load', () => {
     const log = generateAccessLog({ lines: LINES_PER_BATCH, seed: 51 });
     const batchBody = log.gzip;
     const leads = generateLeadTraffic({ count: RATES.leadsPerSecond * SECONDS, seed: 52, repeatShare: 0 });
+    const signatures = new Set<string>();
     type Kind = 'crawl' | 'lead' | 'read';
     const latencies: Record<Kind, { at: number; ms: number }[]> = { crawl: [], lead: [], read: [] };
     const failures: string[] = [];
@@ -125,12 +127,15 @@ describe('sustained mixed load', () => {
         const delivery = leads.deliveries[leadIndex++]!;
         send(
           'lead',
-          () =>
-            fetch(`${gateway.url}/api/webhooks/leads/${property.id}`, {
+          () => {
+            const headers = signedLeadHeaders(secret, delivery);
+            if (signatures.size < 200) signatures.add(headers['x-webhook-signature']);
+            return fetch(`${gateway.url}/api/webhooks/leads/${property.id}`, {
               method: 'POST',
-              headers: signedLeadHeaders(secret, delivery),
+              headers,
               body: delivery.body,
-            }),
+            });
+          },
           200,
         );
       }
@@ -154,7 +159,7 @@ describe('sustained mixed load', () => {
           crawlWorker: rssMb(crawlWorker.child.pid!),
           leadWorker: rssMb(leadWorker.child.pid!),
           readApi: rssMb(readApi.child.pid!),
-          depth: depth.crawl.waiting + depth.crawl.active + depth.lead.waiting + depth.lead.active,
+          depth: [depth.crawl, depth.lead].reduce((n, q) => n + (q.waiting ?? 0) + (q.active ?? 0), 0),
         });
       }
       await sleep(10);
@@ -213,5 +218,46 @@ describe('sustained mixed load', () => {
       )
       .toBe(batches * Object.values(log.truth.crawlerHits).reduce((a, b) => a + b, 0));
     await expect.poll(() => db.lead.count({ where: { propertyId: property.id } }), { timeout: 60_000 }).toBe(leadIndex);
+
+    // Nothing leaked: after the run, no event IP in Postgres (this run's own database, every row of
+    // every table), in Redis (every key and value of the suite's own server) or in any app's log;
+    // no API key, crawl token, signing secret or signature in any log; the API key stored hashed.
+    const ips = new Set([...log.text.matchAll(/"ip":"([^"]+)"/g)].map((m) => m[1]!));
+    expect(ips.size).toBeGreaterThan(50);
+    const findIps = (text: string) => (text.match(/[0-9a-f:.]{7,}/gi) ?? []).filter((t) => ips.has(t));
+    const tables = await db.$queryRaw<{ table_name: string }[]>`
+      SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`;
+    let dump = '';
+    for (const { table_name } of tables) {
+      const rows = await db.$queryRawUnsafe<{ row: string }[]>(
+        `SELECT row_to_json(t)::text AS row FROM "${table_name}" t`,
+      );
+      dump += rows.map((r) => r.row).join('\n');
+    }
+    expect(findIps(dump)).toEqual([]);
+    expect(dump).not.toContain(issued.key);
+    expect(dump).toContain(issued.hash);
+    const redisClient = new Redis(redis.url);
+    try {
+      let text = '';
+      for (const key of await redisClient.keys('*')) {
+        text += key;
+        const type = await redisClient.type(key);
+        if (type === 'string') text += await redisClient.get(key);
+        else if (type === 'hash') text += JSON.stringify(await redisClient.hgetall(key));
+        else if (type === 'list') text += JSON.stringify(await redisClient.lrange(key, 0, -1));
+        else if (type === 'zset') text += JSON.stringify(await redisClient.zrange(key, '0', '-1'));
+        else if (type === 'set') text += JSON.stringify(await redisClient.smembers(key));
+        else if (type === 'stream') text += JSON.stringify(await redisClient.xrange(key, '-', '+'));
+      }
+      expect(text.length).toBeGreaterThan(0);
+      expect(findIps(text)).toEqual([]);
+    } finally {
+      redisClient.disconnect();
+    }
+    const logs = apps.map((app) => app.stdout() + app.stderr()).join('\n');
+    expect(logs.length).toBeGreaterThan(0);
+    expect(findIps(logs)).toEqual([]);
+    for (const secretText of [issued.key, token, secret, ...signatures]) expect(logs).not.toContain(secretText);
   }, 900_000);
 });
