@@ -141,9 +141,10 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('runs redis with appendonly yes and maxmemory-policy noeviction, as BullMQ needs', () => {
+  it('runs redis with appendonly yes, appendfsync always and maxmemory-policy noeviction, as BullMQ and the 2xx promise need', () => {
     const command = joinCommand(compose.services.redis?.command);
     expect(command).toMatch(/--appendonly yes\b/);
+    expect(command).toMatch(/--appendfsync always\b/);
     expect(command).toMatch(/--maxmemory-policy noeviction\b/);
   });
 
