@@ -1,4 +1,4 @@
-import { freePort, runScript, waitForOk } from '@vt/test-support';
+import { freePort, runScript, startApp, waitForOk } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
 
 // Every app as a real process: it validates config at start, answers /healthz, /readyz and
@@ -15,10 +15,11 @@ const APPS = [
 
 describe.each(APPS)('$app process', ({ app, portVar }) => {
   it('answers /healthz, /readyz (Postgres and Redis up) and /metrics, then exits 0 on SIGTERM', async () => {
-    const port = await freePort();
-    const proc = runScript(`apps/${app}/src/main.ts`, [], { [portVar]: String(port), HOST: '127.0.0.1' });
+    // Port 0: the app binds a port of its own choosing and logs it; startApp waits for /readyz.
+    const proc = await startApp(`apps/${app}/src/main.ts`, portVar);
+    const { port } = proc;
     try {
-      await waitForOk(`http://127.0.0.1:${port}/healthz`);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });

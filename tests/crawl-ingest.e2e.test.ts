@@ -4,8 +4,8 @@ import {
   generateAccessLog,
   isolatedQueuePrefix,
   type RunningApp,
+  scratchDatabase,
   startApp,
-  testDb,
   testEnv,
   uniqueSlug,
 } from '@vt/test-support';
@@ -15,7 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The whole crawl path with real processes: gateway → Redis (BullMQ) → crawl worker → Postgres,
 // fed by the shared generator, compared with its ground truth to the line.
 
-const db = testDb();
+// A database of its own: the fixture IP ranges it stores are global to a database, and the IP scan
+// below reads every row of every table, which must be this file's rows only.
+const scratch = await scratchDatabase('crawl_e2e');
+const db = scratch.db;
 const queuePrefix = isolatedQueuePrefix();
 const log = generateAccessLog({ lines: 30_000, seed: 5 });
 const sentIps = [...new Set([...log.text.matchAll(/"ip":"([^"]+)"/g)].map((m) => m[1]!))];
@@ -41,7 +44,7 @@ beforeAll(async () => {
       create: { operator: set.operator, prefixes: set.prefixes, takenAt: new Date(), source: 'e2e fixture' },
     });
   }
-  const env = { QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'debug' };
+  const env = { QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'debug', DATABASE_URL: scratch.url };
   [gateway, gateway2, worker] = await Promise.all([
     startApp('apps/ingest-gateway/src/main.ts', 'INGEST_GATEWAY_PORT', env),
     startApp('apps/ingest-gateway/src/main.ts', 'INGEST_GATEWAY_PORT', env),
@@ -53,6 +56,7 @@ afterAll(async () => {
   const apps = [gateway, gateway2, worker].filter(Boolean);
   for (const app of apps) app.child.kill('SIGTERM');
   await Promise.all(apps.map((app) => app.exited));
+  await scratch.drop();
 });
 
 async function post(body: Buffer, headers: Record<string, string>) {

@@ -31,36 +31,42 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** A redis-server of the suite's own, with append-only persistence fsynced on every write. */
 export async function startRedis() {
   const dir = mkdtempSync(join(tmpdir(), 'vt-fault-redis-'));
-  const port = await freePort();
   let child: ChildProcess | undefined;
-  const url = `redis://127.0.0.1:${port}`;
-  const up = async () => {
+  const spawnOn = async (port: number) => {
     child = spawn(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always'],
       { stdio: 'ignore' },
     );
-    const probe = createProducerConnection({ redisUrl: url, onError: () => {} });
+    const exited = new Promise<false>((resolve) => child?.once('exit', () => resolve(false)));
+    const probe = createProducerConnection({ redisUrl: `redis://127.0.0.1:${port}`, onError: () => {} });
     try {
       for (let i = 0; i < 100; i++) {
-        if (probe.status === 'ready' && (await probe.ping().catch(() => null)) === 'PONG') return;
-        await sleep(50);
+        // Exited at once: the port was taken after all (redis-server cannot pick one itself).
+        if ((await Promise.race([exited, sleep(50).then(() => true)])) === false) return false;
+        if (probe.status === 'ready' && (await probe.ping().catch(() => null)) === 'PONG') return true;
       }
       throw new Error('redis-server did not start');
     } finally {
       await closeRedisConnection(probe);
     }
   };
-  await up();
+  let port = await freePort();
+  for (let tries = 1; !(await spawnOn(port)); tries++) {
+    if (tries === 5) throw new Error('no port for redis-server');
+    port = await freePort();
+  }
   return {
-    url,
+    url: `redis://127.0.0.1:${port}`,
     /** SIGKILL: no shutdown save; only what the append-only file holds survives. */
     kill: async () => {
       const exited = new Promise((resolve) => child?.once('exit', resolve));
       child?.kill('SIGKILL');
       await exited;
     },
-    restart: up,
+    restart: async () => {
+      if (!(await spawnOn(port))) throw new Error(`redis-server could not take port ${port} again`);
+    },
     stop: async () => {
       const exited = new Promise((resolve) => child?.once('exit', resolve));
       child?.kill('SIGKILL');

@@ -3,7 +3,7 @@ import { generateApiKey } from '@vt/credentials';
 import { formatUtcDay, utcDay } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { createReadApiHarness } from '@vt/read-api/testing';
-import { freePort, isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
+import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejudgeProperty } from './jobs/rejudge-property.ts';
@@ -63,7 +63,7 @@ beforeAll(async () => {
   const config = answerCollectorConfigSchema.parse({
     ...testEnv,
     QUEUE_PREFIX: isolatedQueuePrefix(),
-    ANSWER_COLLECTOR_METRICS_PORT: String(await freePort()),
+    ANSWER_COLLECTOR_METRICS_PORT: '0',
     HOST: '127.0.0.1',
   });
   const key = 'test-key';

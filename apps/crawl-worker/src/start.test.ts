@@ -4,7 +4,7 @@ import { formatUtcDay } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { type CrawlBatchJobData, crawlBatchJob, createQueue } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
-import { freePort, isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
+import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCrawlWorker } from './start.ts';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
     ...testEnv,
     QUEUE_PREFIX: prefix,
     HOST: '127.0.0.1',
-    CRAWL_WORKER_METRICS_PORT: String(await freePort()),
+    CRAWL_WORKER_METRICS_PORT: '0',
   });
   worker = await startCrawlWorker(config, createLogger({ name: 'crawl-worker', level: 'silent' }));
   await queue.waitUntilReady();

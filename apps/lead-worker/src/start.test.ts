@@ -4,7 +4,7 @@ import { leadWorkerConfigSchema, parseConfig } from '@vt/config';
 import { createLogger } from '@vt/logger';
 import { createQueue, leadJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
-import { freePort, isolatedQueuePrefix, testEnv } from '@vt/test-support';
+import { isolatedQueuePrefix, testEnv } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, leadJobData, newProperty, snapshot } from './jobs/lead.fixtures.ts';
 import { startLeadWorker } from './start.ts';
@@ -21,7 +21,7 @@ beforeAll(async () => {
     ...testEnv,
     QUEUE_PREFIX: prefix,
     HOST: '127.0.0.1',
-    LEAD_WORKER_METRICS_PORT: String(await freePort()),
+    LEAD_WORKER_METRICS_PORT: '0',
   });
   const destination = new Writable({
     write(chunk, _encoding, done) {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@vt/logger';
 import { createQueue, type JobContract } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
-import { freePort, isolatedQueuePrefix, testEnv } from '@vt/test-support';
+import { isolatedQueuePrefix, testEnv } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type JobOutcome, startQueueWorker } from './queue-worker.ts';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   worker = await startQueueWorker({
     name: 'test-worker',
     config: { ...testEnv, QUEUE_PREFIX: prefix, HOST: '127.0.0.1', ...poolConfig },
-    port: await freePort(),
+    port: 0,
     concurrency: 2,
     logger: createLogger({ name: 'test-worker', level: 'debug', destination }),
     contract: thingJob,

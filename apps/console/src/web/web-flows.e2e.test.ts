@@ -1,7 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { importAnswers } from '@vt/answers';
-import { freePort, isolatedQueuePrefix, type RunningProcess, runScript, waitForOk } from '@vt/test-support';
+import { isolatedQueuePrefix, type RunningApp, startApp } from '@vt/test-support';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
@@ -15,27 +15,20 @@ import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
 const h = createConsoleHarness();
 const queuePrefix = isolatedQueuePrefix();
 let ui: ConsoleInBrowser;
-let gateway: RunningProcess;
-let crawlWorker: RunningProcess;
-let leadWorker: RunningProcess;
+let gateway: RunningApp;
+let crawlWorker: RunningApp;
+let leadWorker: RunningApp;
 let gatewayUrl = '';
 
 beforeAll(async () => {
-  const [gatewayPort, crawlPort, leadPort] = [await freePort(), await freePort(), await freePort()];
-  const env = { QUEUE_PREFIX: queuePrefix, HOST: '127.0.0.1' };
-  gateway = runScript('apps/ingest-gateway/src/main.ts', [], { ...env, INGEST_GATEWAY_PORT: String(gatewayPort) });
-  crawlWorker = runScript('apps/crawl-worker/src/main.ts', [], {
-    ...env,
-    CRAWL_WORKER_METRICS_PORT: String(crawlPort),
-  });
-  leadWorker = runScript('apps/lead-worker/src/main.ts', [], { ...env, LEAD_WORKER_METRICS_PORT: String(leadPort) });
-  gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-  [ui] = await Promise.all([
+  const env = { QUEUE_PREFIX: queuePrefix };
+  [ui, gateway, crawlWorker, leadWorker] = await Promise.all([
     openConsoleInBrowser(h.appDeps),
-    waitForOk(`${gatewayUrl}/readyz`, 60_000),
-    waitForOk(`http://127.0.0.1:${crawlPort}/readyz`, 60_000),
-    waitForOk(`http://127.0.0.1:${leadPort}/readyz`, 60_000),
+    startApp('apps/ingest-gateway/src/main.ts', 'INGEST_GATEWAY_PORT', env, 60_000),
+    startApp('apps/crawl-worker/src/main.ts', 'CRAWL_WORKER_METRICS_PORT', env, 60_000),
+    startApp('apps/lead-worker/src/main.ts', 'LEAD_WORKER_METRICS_PORT', env, 60_000),
   ]);
+  gatewayUrl = gateway.url;
 }, 120_000);
 
 afterAll(async () => {
