@@ -43,7 +43,11 @@ async function probe(url: string, init: RequestInit = {}) {
   const started = Date.now();
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(20_000) });
   const text = await res.text();
-  return { status: res.status, body: JSON.parse(text) as Record<string, any>, ms: Date.now() - started };
+  return {
+    status: res.status,
+    body: JSON.parse(text) as { reason?: string; hint?: string; checks?: Record<string, string> },
+    ms: Date.now() - started,
+  };
 }
 
 describe('dependencies down under load', () => {

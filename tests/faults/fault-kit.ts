@@ -76,10 +76,17 @@ export async function startRedis() {
   };
 }
 
-/** A TCP proxy to 127.0.0.1:`targetPort`; `cut()` drops every connection and refuses new ones. */
+/**
+ * A TCP proxy to 127.0.0.1:`targetPort`. `cut()` drops every connection and refuses new ones;
+ * `freezeAfter(match)` lets client bytes through until a chunk for which `match` is true, passes
+ * that chunk, then holds back everything the client sends after it (answers still come back), so
+ * a process can be stopped at an exact point of its conversation.
+ */
 export async function startTcpProxy(targetPort: number) {
   const sockets = new Set<Socket>();
   let open = true;
+  let freezeAt: ((chunk: Buffer) => boolean) | undefined;
+  let frozen = false;
   const server: Server = createServer((client) => {
     if (!open) return void client.destroy();
     const upstream = connect(targetPort, '127.0.0.1');
@@ -91,7 +98,12 @@ export async function startTcpProxy(targetPort: number) {
         upstream.destroy();
       });
     }
-    client.pipe(upstream);
+    client.on('data', (chunk: Buffer) => {
+      if (frozen) return;
+      upstream.write(chunk);
+      if (freezeAt?.(chunk)) frozen = true;
+    });
+    client.on('end', () => upstream.end());
     upstream.pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -105,6 +117,10 @@ export async function startTcpProxy(targetPort: number) {
     restore: () => {
       open = true;
     },
+    freezeAfter: (match: (chunk: Buffer) => boolean) => {
+      freezeAt = match;
+    },
+    isFrozen: () => frozen,
     close: () => {
       for (const s of sockets) s.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));

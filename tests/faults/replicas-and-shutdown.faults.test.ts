@@ -119,7 +119,7 @@ describe('SIGTERM under load', () => {
 });
 
 describe('two replicas of everything', () => {
-  it('[CRAWL-3] [CRAWL-17] token rotation, plan changes and named batches hold across two gateways at once', async () => {
+  it('[CRAWL-3] [CRAWL-17] [CRAWL-28] token rotation, plan changes, named batches and the 50-row log hold across two gateways at once', async () => {
     const { property, token } = await faultProperty(db, 'replicas');
     const gateways = [track(await startGateway(env)), track(await startGateway(env))];
     track(await startCrawlWorker(env));
@@ -153,6 +153,20 @@ describe('two replicas of everything', () => {
       Array.from({ length: 10 }, (_, i) => post(gateways[i % 2]!, newToken, 'replicated-batch')),
     );
     expect(attempts.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 202]);
+    // The delivery log keeps the newest 50 attempts per property, whichever replicas wrote them.
+    const before = await db.deliveryLogEntry.count({ where: { propertyId: property.id, channel: 'crawl' } });
+    expect(before).toBeLessThan(50);
+    await Promise.all(Array.from({ length: 60 }, (_, i) => post(gateways[i % 2]!, 'wrong-token')));
+    await expect
+      .poll(() => db.deliveryLogEntry.count({ where: { propertyId: property.id, channel: 'crawl' } }), {
+        timeout: 10_000,
+      })
+      .toBe(50);
+    await sleep(500);
+    const kept = await db.deliveryLogEntry.findMany({ where: { propertyId: property.id, channel: 'crawl' } });
+    expect(kept).toHaveLength(50);
+    expect(kept.every((row) => row.statusCode === 401)).toBe(true);
+
     // Two unnamed on each replica before and after rotation, plus the named one once.
     const expected = { ...expectedFigures({ batches: [], truth: { gptHits: 5 * batch.gptHits } }, emptyLeads) };
     expect(await expectStoredExactly(db, property.id, expected, 30_000)).toEqual(expected);

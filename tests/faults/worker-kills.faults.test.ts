@@ -1,3 +1,4 @@
+import { nameBasedUuid } from '@vt/credentials';
 import { type RunningApp, testDb } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -16,6 +17,7 @@ import {
   startGateway,
   startLeadWorker,
   startRedis,
+  startTcpProxy,
 } from './fault-kit.ts';
 
 // Real processes killed under load: the crawl worker and the lead worker with SIGKILL mid-job,
@@ -64,8 +66,12 @@ describe('workers and gateways killed under load', () => {
     // Kill each worker while it holds jobs: wait until it has applied something, then SIGKILL it
     // and start a new one (BullMQ hands the killed worker's jobs back after its lock lapses).
     let kills = 0;
+    let midJob = 0;
     for (let round = 0; round < 10; round++) {
       await sleep(150 + ((round * 97) % 300));
+      // Mid-job: how often a worker held a job when it was killed (jobs take milliseconds).
+      const held = await queueLeftovers(redis.url, env.QUEUE_PREFIX!);
+      if ((held.crawl.active ?? 0) + (held.lead.active ?? 0) > 0) midJob++;
       await Promise.all([kill(crawlWorker), kill(leadWorker)]);
       kills += 2;
       [crawlWorker, leadWorker] = await Promise.all([startCrawlWorker(env), startLeadWorker(env)]);
@@ -74,6 +80,8 @@ describe('workers and gateways killed under load', () => {
     }
     const stats = await sending;
     expect(kills).toBe(20);
+    console.log(`worker kills: ${kills}, with jobs active: ${midJob}`);
+    expect(midJob).toBeGreaterThanOrEqual(3);
     expect(stats.wrong).toEqual([]);
     expect(stats.acknowledged).toBe(crawl.batches.length + leads.deliveries.length);
 
@@ -120,4 +128,54 @@ describe('workers and gateways killed under load', () => {
     const expected = expectedFigures(crawl, leads);
     expect(await expectStoredExactly(db, property.id, expected)).toEqual(expected);
   }, 400_000);
+
+  it('[CRAWL-17] a gateway SIGKILLed between enqueue and answer: the retry on another gateway is counted once', async () => {
+    const { property, token } = await faultProperty(db, 'kill-between');
+    const batch = crawlBatches(1, 'between').batches[0]!;
+    const redisPort = Number(new URL(redis.url).port);
+    // Gateway A talks to Redis through a proxy that freezes right after the batch's job is added.
+    const proxy = await startTcpProxy(redisPort);
+    const viaProxy = { ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
+    const gatewayA = track(await startGateway(viaProxy));
+    const gatewayB = track(await startGateway(env));
+    track(await startCrawlWorker(env));
+    const jobId = nameBasedUuid(`crawl-batch:${property.id}:${batch.key}`);
+    // The first chunk naming the batch is the claim of its key, the second the job's add.
+    let seen = 0;
+    proxy.freezeAfter((chunk) => chunk.includes(jobId) && ++seen === 2);
+
+    const post = (to: RunningApp) =>
+      fetch(`${to.url}/api/ingest/crawl/${property.id}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'idempotency-key': batch.key },
+        body: batch.body,
+      });
+    const first = post(gatewayA).then(
+      (res) => res.status,
+      () => 'network' as const,
+    );
+    await expect.poll(() => proxy.isFrozen(), { timeout: 10_000 }).toBe(true);
+    await sleep(300); // the add's answer is back; the claim's settle is held at the proxy
+    await kill(gatewayA);
+    expect(await first).toBe('network');
+
+    // The sender retries on B: first told the batch is in progress (the dead claim holds the key
+    // until it lapses), then, once it has, accepted; the job id is the same, so it counts once.
+    const answers: number[] = [];
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const res = await post(gatewayB);
+      answers.push(res.status);
+      if (res.status === 202 || res.status === 200 || Date.now() > deadline) break;
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { reason: string }).reason).toBe('batch_in_progress');
+      await sleep(Number(res.headers.get('retry-after')) * 1000);
+    }
+    expect(answers.at(-1)).toBe(202);
+    expect(answers.slice(0, -1).every((s) => s === 503)).toBe(true);
+    const expected = { gptHits: batch.gptHits, leads: 0, leadsByPlatform: {} };
+    expect(await expectStoredExactly(db, property.id, expected, 30_000)).toEqual(expected);
+    expect((await post(gatewayB)).status).toBe(200);
+    await proxy.close();
+  }, 120_000);
 });
