@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { recentDeliveries } from '@vt/delivery-log';
 import request from 'supertest';
@@ -243,5 +243,61 @@ describe('crawl ingest dependencies', () => {
       { end: false },
     );
     expectRejection(res, 413, 'body_too_large');
+  });
+});
+
+describe('crawl ingest bodies that lie about their length', () => {
+  /** Writes raw HTTP on a socket; resolves with all the socket read before it closed (or `waitMs`). */
+  function rawExchange(head: string, body: Buffer, { close = false, waitMs = 1500 } = {}): Promise<string> {
+    const { port } = server.address() as AddressInfo;
+    return new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      let read = '';
+      socket.on('data', (d) => {
+        read += d.toString('latin1');
+      });
+      const done = () => resolve(read);
+      socket.on('close', done);
+      socket.on('error', () => {});
+      socket.write(head);
+      socket.write(body, () => {
+        if (close) socket.destroy();
+      });
+      setTimeout(() => {
+        socket.destroy();
+        done();
+      }, waitMs).unref();
+    });
+  }
+  const head = (propertyId: string, token: string, contentLength: number) =>
+    `POST /api/ingest/crawl/${propertyId} HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${contentLength}\r\n\r\n`;
+
+  it('[CRAWL-27] a Content-Length larger than what is sent, then a closed connection: nothing stored, the gateway serves on', async () => {
+    const { property, token } = await h.createProperty();
+    const body = Buffer.from(gptbotLines(5));
+    await rawExchange(head(property.id, token, body.length * 3), body, { close: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await crawlJobsOf(h, property.id)).toEqual([]);
+    const next = await request(server)
+      .post(`/api/ingest/crawl/${property.id}`)
+      .set('Authorization', `Bearer ${token}`)
+      .set('Content-Type', 'application/x-ndjson')
+      .send(gptbotLines(2));
+    expect(next.status).toBe(202);
+    expect(next.body).toEqual({ kept: 2, received: 2 });
+  });
+
+  it('[CRAWL-27] a Content-Length smaller than the body: nothing past the declared bytes is read as the batch', async () => {
+    const { property, token } = await h.createProperty();
+    const lines = gptbotLines(4);
+    const firstTwo = lines.split('\n').slice(0, 2).join('\n').length + 1;
+    const answer = await rawExchange(head(property.id, token, firstTwo), Buffer.from(lines));
+    // The bytes past the declared length are a malformed next request on the connection: the HTTP
+    // parser answers 400 and closes it, with no HTML and no stack trace.
+    expect(answer).toMatch(/^HTTP\/1\.1 (202|400) /);
+    expect(answer).not.toMatch(/<html|<!doctype|\n\s+at /i);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const kept = (await crawlJobsOf(h, property.id)).flatMap((j) => j.events);
+    expect(kept.length).toBeLessThanOrEqual(2);
   });
 });
