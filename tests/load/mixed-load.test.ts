@@ -219,6 +219,28 @@ describe('sustained mixed load', () => {
       .toBe(batches * Object.values(log.truth.crawlerHits).reduce((a, b) => a + b, 0));
     await expect.poll(() => db.lead.count({ where: { propertyId: property.id } }), { timeout: 60_000 }).toBe(leadIndex);
 
+    // The console too: an account signed up, a wrong and a right password tried, signed out.
+    const consoleApp = await startApp('apps/console/src/main.ts', 'CONSOLE_PORT', env);
+    apps.push(consoleApp);
+    const password = `load-Pass-${Date.now()}-x7!`;
+    const email = `load-${Date.now()}@example.com`;
+    const json = (body: unknown) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const signUp = await fetch(`${consoleApp.url}/api/auth/sign-up`, json({ email, password, name: 'Load' }));
+    expect(signUp.status).toBe(201);
+    const wrong = await fetch(`${consoleApp.url}/api/auth/sign-in`, json({ email, password: `${password}-wrong` }));
+    expect(wrong.status).toBe(401);
+    const signIn = await fetch(`${consoleApp.url}/api/auth/sign-in`, json({ email, password }));
+    const session = ((await signIn.json()) as { token: string }).token;
+    const signOut = await fetch(`${consoleApp.url}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session}` },
+    });
+    expect(signOut.status).toBe(204);
+
     // Nothing leaked: after the run, no event IP in Postgres (this run's own database, every row of
     // every table), in Redis (every key and value of the suite's own server) or in any app's log;
     // no API key, crawl token, signing secret or signature in any log; the API key stored hashed.
@@ -258,6 +280,11 @@ describe('sustained mixed load', () => {
     const logs = apps.map((app) => app.stdout() + app.stderr()).join('\n');
     expect(logs.length).toBeGreaterThan(0);
     expect(findIps(logs)).toEqual([]);
-    for (const secretText of [issued.key, token, secret, ...signatures]) expect(logs).not.toContain(secretText);
+    for (const secretText of [issued.key, token, secret, password, session, ...signatures]) {
+      expect(logs).not.toContain(secretText);
+    }
+    // Passwords and sessions are stored only as hashes.
+    expect(dump).not.toContain(password);
+    expect(dump).not.toContain(session);
   }, 900_000);
 });
