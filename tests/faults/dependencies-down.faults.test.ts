@@ -1,18 +1,14 @@
 import { generateApiKey } from '@vt/credentials';
-import { type RunningApp, startApp, testDb } from '@vt/test-support';
-import { afterAll, describe, expect, it } from 'vitest';
+import { startApp } from '@vt/test-support';
+import { describe, expect, it } from 'vitest';
 import {
-  crawlBatches,
   databaseUrlVia,
-  expectedFigures,
   expectStoredExactly,
   faultEnv,
-  faultProperty,
-  generateLeadTraffic,
-  kill,
+  faultSuite,
+  faultTraffic,
   queueLeftovers,
   SHORT,
-  sendUntilAcknowledged,
   sleep,
   startCrawlWorker,
   startGateway,
@@ -25,18 +21,8 @@ import {
 // crawl and lead traffic. Requests during the outage get their documented error at once, never a
 // hang; the apps recover by themselves; afterwards the stored counts equal what was acknowledged.
 
-const db = testDb();
-const apps: RunningApp[] = [];
-const cleanups: (() => Promise<void>)[] = [];
-const track = (app: RunningApp) => {
-  apps.push(app);
-  return app;
-};
-
-afterAll(async () => {
-  await Promise.all(apps.map((app) => kill(app)));
-  for (const cleanup of cleanups) await cleanup();
-});
+// Each test starts a Redis of its own: one is killed, the other's apps reach Postgres by a proxy.
+const { db, track, onStop } = faultSuite({ ownRedis: false });
 
 /** One timed request: its status, JSON body and how long the answer took. */
 async function probe(url: string, init: RequestInit = {}) {
@@ -53,26 +39,14 @@ async function probe(url: string, init: RequestInit = {}) {
 describe('dependencies down under load', () => {
   it('[CRAWL-26] [LEAD-13] Redis SIGKILLed and restarted: 503/500 with reason and hint during the outage, nothing lost, nothing twice', async () => {
     const redis = await startRedis();
-    cleanups.push(redis.stop);
+    onStop(redis.stop);
     const env = faultEnv(redis.url);
-    const { property, token, secret } = await faultProperty(db, 'redis-kill');
-    const crawl = crawlBatches(SHORT ? 300 : 1500, 'redis');
-    const leads = generateLeadTraffic({ count: SHORT ? 300 : 1500, seed: 31 });
+    const { property, token, crawl, expected, send } = await faultTraffic(db, 'redis-kill', 31);
     const gateway = track(await startGateway(env));
     track(await startCrawlWorker(env));
     track(await startLeadWorker(env));
 
-    const sending = sendUntilAcknowledged({
-      gateways: () => [gateway],
-      propertyId: property.id,
-      token,
-      secret,
-      batches: crawl.batches,
-      leads: leads.deliveries,
-      concurrency: 8,
-      paceMs: SHORT ? 10 : 20,
-      deadlineMs: 300_000,
-    });
+    const sending = send(() => [gateway]);
     await sleep(1500);
     await redis.kill();
 
@@ -97,7 +71,6 @@ describe('dependencies down under load', () => {
     expect(stats.slowestMs).toBeLessThan(15_000);
     expect((await probe(`${gateway.url}/readyz`)).status).toBe(200);
 
-    const expected = expectedFigures(crawl, leads);
     expect(await expectStoredExactly(db, property.id, expected)).toEqual(expected);
     const left = await queueLeftovers(redis.url, env.QUEUE_PREFIX!);
     expect([left.crawl.failed, left.crawl.waiting, left.lead.failed, left.lead.waiting]).toEqual([0, 0, 0, 0]);
@@ -105,12 +78,12 @@ describe('dependencies down under load', () => {
 
   it('[READ-5] [CRAWL-26] Postgres unreachable: workers keep jobs queued and catch up, the read API answers 500 INTERNAL_ERROR, all recover', async () => {
     const redis = await startRedis();
-    cleanups.push(redis.stop);
+    onStop(redis.stop);
     const pgPort = Number(new URL(process.env.DATABASE_URL!).port || 5432);
     const proxy = await startTcpProxy(pgPort);
-    cleanups.push(proxy.close);
+    onStop(proxy.close);
     const env = faultEnv(redis.url, { DATABASE_URL: databaseUrlVia(proxy.port), DATABASE_CONNECT_TIMEOUT_MS: '2000' });
-    const { property, token, secret } = await faultProperty(db, 'pg-cut');
+    const { property, token, crawl, expected, send } = await faultTraffic(db, 'pg-cut', 32);
     const issued = generateApiKey();
     await db.apiKey.create({
       data: {
@@ -121,8 +94,6 @@ describe('dependencies down under load', () => {
         allProperties: true,
       },
     });
-    const crawl = crawlBatches(SHORT ? 300 : 1500, 'pg');
-    const leads = generateLeadTraffic({ count: SHORT ? 300 : 1500, seed: 32 });
     const gateway = track(await startGateway(env));
     track(await startCrawlWorker(env));
     track(await startLeadWorker(env));
@@ -132,17 +103,7 @@ describe('dependencies down under load', () => {
     const read = () => probe(`${readApi.url}/v1/properties`, { headers: { authorization: `Bearer ${issued.key}` } });
     expect((await read()).status).toBe(200);
 
-    const sending = sendUntilAcknowledged({
-      gateways: () => [gateway],
-      propertyId: property.id,
-      token,
-      secret,
-      batches: crawl.batches,
-      leads: leads.deliveries,
-      concurrency: 8,
-      paceMs: SHORT ? 10 : 20,
-      deadlineMs: 300_000,
-    });
+    const sending = send(() => [gateway]);
     await sleep(1500);
     proxy.cut();
     const outageMs = SHORT ? 6000 : 30_000;
@@ -167,7 +128,6 @@ describe('dependencies down under load', () => {
     expect(stats.wrong).toEqual([]);
     expect(stats.slowestMs).toBeLessThan(15_000);
 
-    const expected = expectedFigures(crawl, leads);
     expect(await expectStoredExactly(db, property.id, expected, 180_000)).toEqual(expected);
     await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe(200);
     const left = await queueLeftovers(redis.url, env.QUEUE_PREFIX!);

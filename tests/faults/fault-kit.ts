@@ -14,9 +14,11 @@ import {
   type RunningApp,
   signedLeadHeaders,
   startApp,
+  testDb,
   testEnv,
   uniqueSlug,
 } from '@vt/test-support';
+import { afterAll, beforeAll } from 'vitest';
 
 // What the fault suites share: a Redis of their own that can be killed, a TCP proxy in front of
 // Postgres that can be cut, the apps as real processes, and senders that behave like real log
@@ -160,6 +162,39 @@ export async function kill(app: RunningApp, signal: NodeJS.Signals = 'SIGKILL') 
   await app.exited;
 }
 
+/**
+ * What a fault test file shares, set up before its tests and torn down after them: the run's
+ * database, its own Redis (unless `ownRedis: false`) with the env its apps run with, and every
+ * process it starts (`track`) or server it opens (`onStop`), stopped at the end.
+ */
+export function faultSuite(options: { env?: Record<string, string>; ownRedis?: boolean } = {}) {
+  const apps: RunningApp[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  const suite = {
+    db: testDb(),
+    redis: undefined as unknown as Awaited<ReturnType<typeof startRedis>>,
+    env: {} as Record<string, string>,
+    track: (app: RunningApp) => {
+      apps.push(app);
+      return app;
+    },
+    onStop: (cleanup: () => Promise<void>) => {
+      cleanups.push(cleanup);
+    },
+  };
+  beforeAll(async () => {
+    if (options.ownRedis === false) return;
+    suite.redis = await startRedis();
+    suite.env = faultEnv(suite.redis.url, options.env);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => kill(app)));
+    for (const cleanup of cleanups) await cleanup();
+    await suite.redis?.stop();
+  });
+  return suite;
+}
+
 /** A paid property with its crawl token and webhook secret. */
 export async function faultProperty(db: PrismaClient, label: string) {
   const slug = uniqueSlug(label);
@@ -299,6 +334,37 @@ export async function sendUntilAcknowledged(options: {
     }),
   );
   return stats;
+}
+
+/**
+ * A property and the traffic a fault test sends it: SHORT ? 300 : 1,200 named crawl batches and as
+ * many lead deliveries (repeats included), interleaved, with what they must leave in Postgres.
+ * `send(gateways)` delivers it all to whichever of the gateways are alive, as real senders would.
+ */
+export async function faultTraffic(db: PrismaClient, label: string, seed: number) {
+  const { property, token, secret } = await faultProperty(db, label);
+  const crawl = crawlBatches(SHORT ? 300 : 1200, label);
+  const leads = generateLeadTraffic({ count: SHORT ? 300 : 1200, seed });
+  return {
+    property,
+    token,
+    secret,
+    crawl,
+    leads,
+    expected: expectedFigures(crawl, leads),
+    send: (gateways: () => RunningApp[]) =>
+      sendUntilAcknowledged({
+        gateways,
+        propertyId: property.id,
+        token,
+        secret,
+        batches: crawl.batches,
+        leads: leads.deliveries,
+        concurrency: 8,
+        paceMs: SHORT ? 10 : 20,
+        deadlineMs: 300_000,
+      }),
+  };
 }
 
 /** What the database holds for a property: GPTBot hits, leads, and AI-attributed leads by platform. */

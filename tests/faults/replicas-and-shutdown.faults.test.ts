@@ -1,45 +1,25 @@
 import { deriveCrawlToken, generateApiKey } from '@vt/credentials';
-import { type RunningApp, startApp, testDb, testEnv } from '@vt/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApp, startApp, testEnv } from '@vt/test-support';
+import { describe, expect, it } from 'vitest';
 import {
   crawlBatches,
-  expectedFigures,
   expectStoredExactly,
-  faultEnv,
   faultProperty,
-  generateLeadTraffic,
-  kill,
+  faultSuite,
+  faultTraffic,
   SHORT,
-  sendUntilAcknowledged,
   sleep,
   startCrawlWorker,
   startGateway,
   startLeadWorker,
-  startRedis,
 } from './fault-kit.ts';
 
 // Graceful shutdown under load, and what must hold across replicas: two gateways, two read APIs
 // and two workers of each kind, each a real process.
 
-const db = testDb();
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let env: Record<string, string>;
-const apps: RunningApp[] = [];
-const track = (app: RunningApp) => {
-  apps.push(app);
-  return app;
-};
 const SHUTDOWN_TIMEOUT_MS = 10_000;
-
-beforeAll(async () => {
-  redis = await startRedis();
-  env = faultEnv(redis.url, { SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
-}, 60_000);
-
-afterAll(async () => {
-  await Promise.all(apps.map((app) => kill(app)));
-  await redis?.stop();
-});
+const suite = faultSuite({ env: { SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) } });
+const { db, track } = suite;
 
 /** Sends SIGTERM; resolves with the exit code and how long the process took to exit. */
 async function terminate(app: RunningApp) {
@@ -51,24 +31,13 @@ async function terminate(app: RunningApp) {
 
 describe('SIGTERM under load', () => {
   it('[CRAWL-31] a gateway and a worker of each kind stopped with SIGTERM: in-flight work completes, exit within the bound, nothing lost', async () => {
-    const { property, token, secret } = await faultProperty(db, 'sigterm');
-    const crawl = crawlBatches(SHORT ? 300 : 1200, 'sigterm');
-    const leads = generateLeadTraffic({ count: SHORT ? 300 : 1200, seed: 41 });
-    const gateways = [track(await startGateway(env)), track(await startGateway(env))];
-    let crawlWorker = track(await startCrawlWorker(env));
-    let leadWorker = track(await startLeadWorker(env));
+    const traffic = await faultTraffic(db, 'sigterm', 41);
+    const { property, token, crawl } = traffic;
+    const gateways = [track(await startGateway(suite.env)), track(await startGateway(suite.env))];
+    let crawlWorker = track(await startCrawlWorker(suite.env));
+    let leadWorker = track(await startLeadWorker(suite.env));
 
-    const sending = sendUntilAcknowledged({
-      gateways: () => gateways,
-      propertyId: property.id,
-      token,
-      secret,
-      batches: crawl.batches,
-      leads: leads.deliveries,
-      concurrency: 8,
-      paceMs: SHORT ? 10 : 20,
-      deadlineMs: 300_000,
-    });
+    const sending = traffic.send(() => gateways);
     await sleep(1000);
 
     // An upload in flight when the signal comes: its body arrives over a second, after SIGTERM.
@@ -96,7 +65,7 @@ describe('SIGTERM under load', () => {
     const gatewayExit = await stopping;
     expect(gatewayExit.code, gateways[0]!.stdout().split('\n').slice(-6).join('\n')).toBe(0);
     expect(gatewayExit.ms).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
-    gateways[0] = track(await startGateway(env));
+    gateways[0] = track(await startGateway(suite.env));
 
     // Workers stopped while they hold jobs: those finish (or go back to the queue), the exit is clean.
     for (let round = 0; round < (SHORT ? 2 : 5); round++) {
@@ -104,7 +73,7 @@ describe('SIGTERM under load', () => {
       const [c, l] = await Promise.all([terminate(crawlWorker), terminate(leadWorker)]);
       expect([c.code, l.code]).toEqual([0, 0]);
       expect(Math.max(c.ms, l.ms)).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
-      [crawlWorker, leadWorker] = await Promise.all([startCrawlWorker(env), startLeadWorker(env)]);
+      [crawlWorker, leadWorker] = await Promise.all([startCrawlWorker(suite.env), startLeadWorker(suite.env)]);
       track(crawlWorker);
       track(leadWorker);
     }
@@ -112,8 +81,7 @@ describe('SIGTERM under load', () => {
     expect(stats.wrong).toEqual([]);
 
     // The unnamed slow upload is one more batch: its hits count on top of the traffic's.
-    const expected = expectedFigures(crawl, leads);
-    expected.gptHits += crawl.batches[0]!.gptHits;
+    const expected = { ...traffic.expected, gptHits: traffic.expected.gptHits + crawl.batches[0]!.gptHits };
     expect(await expectStoredExactly(db, property.id, expected)).toEqual(expected);
   }, 400_000);
 });
@@ -121,9 +89,9 @@ describe('SIGTERM under load', () => {
 describe('two replicas of everything', () => {
   it('[CRAWL-3] [CRAWL-17] [CRAWL-28] token rotation, plan changes, named batches and the 50-row log hold across two gateways at once', async () => {
     const { property, token } = await faultProperty(db, 'replicas');
-    const gateways = [track(await startGateway(env)), track(await startGateway(env))];
-    track(await startCrawlWorker(env));
-    track(await startCrawlWorker(env));
+    const gateways = [track(await startGateway(suite.env)), track(await startGateway(suite.env))];
+    track(await startCrawlWorker(suite.env));
+    track(await startCrawlWorker(suite.env));
     const batch = crawlBatches(1, 'replicas').batches[0]!;
     const post = (gateway: RunningApp, bearer: string, key?: string) =>
       fetch(`${gateway.url}/api/ingest/crawl/${property.id}`, {
@@ -168,7 +136,7 @@ describe('two replicas of everything', () => {
     expect(kept.every((row) => row.statusCode === 401)).toBe(true);
 
     // Two unnamed on each replica before and after rotation, plus the named one once.
-    const expected = { ...expectedFigures({ batches: [], truth: { gptHits: 5 * batch.gptHits } }, emptyLeads) };
+    const expected = { gptHits: 5 * batch.gptHits, leads: 0, leadsByPlatform: {} };
     expect(await expectStoredExactly(db, property.id, expected, 30_000)).toEqual(expected);
   }, 120_000);
 
@@ -184,7 +152,7 @@ describe('two replicas of everything', () => {
         allProperties: true,
       },
     });
-    const readEnv = { ...env, RATE_LIMIT_PER_MINUTE: '12', API_KEY_CACHE_TTL_MS: '500', READ_CACHE_TTL_MS: '0' };
+    const readEnv = { ...suite.env, RATE_LIMIT_PER_MINUTE: '12', API_KEY_CACHE_TTL_MS: '500', READ_CACHE_TTL_MS: '0' };
     const replicas = await Promise.all([
       startApp('apps/read-api/src/main.ts', 'READ_API_PORT', readEnv, 60_000),
       startApp('apps/read-api/src/main.ts', 'READ_API_PORT', readEnv, 60_000),
@@ -212,5 +180,3 @@ describe('two replicas of everything', () => {
     }
   }, 120_000);
 });
-
-const emptyLeads = { deliveries: [], truth: { leads: 0, byPlatform: {}, unattributed: 0, repeats: 0 } };

@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { generateApiKey } from '@vt/credentials';
-import { generateAccessLog, type RunningApp, signedLeadHeaders, startApp, testDb } from '@vt/test-support';
+import {
+  databaseText,
+  generateAccessLog,
+  type RunningApp,
+  redisText,
+  signedLeadHeaders,
+  startApp,
+  testDb,
+} from '@vt/test-support';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -247,31 +255,13 @@ describe('sustained mixed load', () => {
     const ips = new Set([...log.text.matchAll(/"ip":"([^"]+)"/g)].map((m) => m[1]!));
     expect(ips.size).toBeGreaterThan(50);
     const findIps = (text: string) => (text.match(/[0-9a-f:.]{7,}/gi) ?? []).filter((t) => ips.has(t));
-    const tables = await db.$queryRaw<{ table_name: string }[]>`
-      SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`;
-    let dump = '';
-    for (const { table_name } of tables) {
-      const rows = await db.$queryRawUnsafe<{ row: string }[]>(
-        `SELECT row_to_json(t)::text AS row FROM "${table_name}" t`,
-      );
-      dump += rows.map((r) => r.row).join('\n');
-    }
+    const dump = await databaseText(db);
     expect(findIps(dump)).toEqual([]);
     expect(dump).not.toContain(issued.key);
     expect(dump).toContain(issued.hash);
     const redisClient = new Redis(redis.url);
     try {
-      let text = '';
-      for (const key of await redisClient.keys('*')) {
-        text += key;
-        const type = await redisClient.type(key);
-        if (type === 'string') text += await redisClient.get(key);
-        else if (type === 'hash') text += JSON.stringify(await redisClient.hgetall(key));
-        else if (type === 'list') text += JSON.stringify(await redisClient.lrange(key, 0, -1));
-        else if (type === 'zset') text += JSON.stringify(await redisClient.zrange(key, '0', '-1'));
-        else if (type === 'set') text += JSON.stringify(await redisClient.smembers(key));
-        else if (type === 'stream') text += JSON.stringify(await redisClient.xrange(key, '-', '+'));
-      }
+      const text = await redisText(redisClient);
       expect(text.length).toBeGreaterThan(0);
       expect(findIps(text)).toEqual([]);
     } finally {

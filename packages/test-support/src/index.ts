@@ -17,6 +17,7 @@ export {
   seededRandom,
   signedLeadHeaders,
 } from './lead-traffic.ts';
+export { databaseText, redisText } from './leak-scan.ts';
 export { ROOT } from './paths.ts';
 export { freePort, type RunningApp, type RunningProcess, runScript, startApp, waitForOk } from './processes.ts';
 export { isolatedQueuePrefix, testEnv } from './test-env.ts';
