@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 
@@ -8,11 +8,47 @@ export interface RunningServer {
   close: () => Promise<void>;
 }
 
-export function startHttpServer(app: Express, port: number, host = '0.0.0.0'): Promise<RunningServer> {
+/**
+ * How long a client may take, set on every app's server (the README's "Limits on slow and
+ * oversized requests" states them):
+ * - `headersMs`: the whole request head. A slow-loris client that dribbles its headers is
+ *   answered 408 and cut off after this, whatever it still sends.
+ * - `requestMs`: the whole request, body included: a 32 MiB crawl batch at 1 Mbit/s takes about
+ *   270 s, so 300 s (Node's default) still fits a slow shipper; a body dribbled slower is cut.
+ * - `keepAliveMs`: an idle kept-alive connection is closed after this.
+ * - `checkEveryMs`: how often the server looks for connections past their time (Node checks
+ *   every 30 s by default, which would let a slow-loris head live 30 s past its time).
+ * Heads over 16 KiB (Node's `maxHeaderSize`) are answered 431.
+ */
+export const HTTP_TIMEOUTS = {
+  headersMs: 20_000,
+  requestMs: 300_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 1_000,
+};
+
+export function startHttpServer(
+  app: Express,
+  port: number,
+  host = '0.0.0.0',
+  timeouts = HTTP_TIMEOUTS,
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     let closing = false;
-    const server: Server = app.listen(port, host, (err?: Error) => {
-      if (err) return reject(err);
+    const server: Server = createServer(
+      {
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+        keepAliveTimeout: timeouts.keepAliveMs,
+        connectionsCheckingInterval: timeouts.checkEveryMs,
+      },
+      app,
+    );
+    server.prependListener('request', (_req, res) => {
+      if (closing) res.setHeader('connection', 'close');
+    });
+    server.on('error', reject);
+    server.listen(port, host, () => {
       const address = server.address() as AddressInfo;
       resolve({
         port: address.port,
@@ -31,9 +67,5 @@ export function startHttpServer(app: Express, port: number, host = '0.0.0.0'): P
           }),
       });
     });
-    server.prependListener('request', (_req, res) => {
-      if (closing) res.setHeader('connection', 'close');
-    });
-    server.on('error', reject);
   });
 }
