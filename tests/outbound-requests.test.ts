@@ -18,10 +18,11 @@ function productSources(dir: string): string[] {
   });
 }
 
-// A call to, or a default of, the global fetch (not a cache's .fetch); a value import of Node's
-// HTTP clients or undici (a type import of node:http only describes a server's requests).
+// A call to, or a default of, the global fetch (not a cache's .fetch); Node's HTTP clients (a
+// default or namespace import of node:http(s), or its request, get or Agent) or undici. Naming
+// only server parts of node:http (createServer, types) makes no request.
 const OUTBOUND =
-  /(?<![.\w])fetch\(|=\s*fetch\b|^import (?!type )[^\n]*from '(node:https?|undici)'|\bhttps?\.(request|get)\(/m;
+  /(?<![.\w])fetch\(|=\s*fetch\b|^import (?!type )(?:\w+|\* as \w+)\b[^\n]*from 'node:https?'|^import \{[^}]*\b(request|get|Agent|globalAgent)\b[^}]*\} from 'node:https?'|^import [^\n]*from 'undici'|\bhttps?\.(request|get)\(/m;
 
 /** Where an outbound request is expected, and why. */
 const ALLOWED: Record<string, string> = {
