@@ -3,11 +3,12 @@
 // Generates >= 1M realistic request lines (the generator vendored in packages/test-support) in gzip NDJSON
 // batches of 10,000, starts one real ingest-gateway and one crawl-worker process on a scratch
 // database and Redis prefix, posts every batch from 4 concurrent senders, and prints:
-//   accepted lines/s, p50/p99 batch latency, gateway peak RSS, time until the worker has stored
+//   accepted lines/s, CPU seconds per million lines of the gateway, the crawl worker, Redis and
+//   Postgres (from /proc), idle RSS, p50/p99 batch latency, gateway peak RSS, time until the worker has stored
 //   every kept event, queue backlog 5 s after the last batch, and peak RSS under 8 concurrent
 //   10 MiB bodies;
 // and, on the same batches in this process, the floor: gunzip + JSON.parse + classify, no HTTP.
-// Options: --lines N (default 1000000), --senders N (4), --runs N (1: the floor is measured per run).
+// Options: --lines N (default 1000000), --senders N (4), --cpu-prof DIR (the gateway's CPU profile).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -18,10 +19,15 @@ import { gunzipSync } from 'node:zlib';
 import { CrawlerIpIndex, hostOfReferrer, matchAiCrawler, parsePublishedRanges, platformForHost } from '@vt/attribution';
 import { deriveCrawlToken } from '@vt/credentials';
 import { GENERATOR } from '@vt/test-support/access-log';
-import { createBenchEnvironment, log, sleep, waitFor } from './support.ts';
+import { cpuSecondsOf, createBenchEnvironment, log, serverCpuSeconds, sleep, waitFor } from './support.ts';
 
 const { values: opts } = parseArgs({
-  options: { lines: { type: 'string', default: '1000000' }, senders: { type: 'string', default: '4' } },
+  options: {
+    lines: { type: 'string', default: '1000000' },
+    senders: { type: 'string', default: '4' },
+    // Writes the gateway's V8 CPU profile (.cpuprofile, for Chrome DevTools) into this directory.
+    'cpu-prof': { type: 'string' },
+  },
 });
 const LINES = Number(opts.lines);
 const SENDERS = Number(opts.senders);
@@ -35,6 +41,11 @@ const percentile = (sorted: number[], p: number) =>
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 function resetPeakRss(pid: number) {
@@ -124,7 +135,8 @@ async function main() {
   const token = deriveCrawlToken(SECRET, property.id, property.crawlTokenVersion);
   const url = `http://127.0.0.1:${GATEWAY_PORT}/api/ingest/crawl/${property.id}`;
 
-  const gateway = bench.start(['apps/ingest-gateway/src/main.ts'], {
+  const profile = opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${opts['cpu-prof']}`] : [];
+  const gateway = bench.start([...profile, 'apps/ingest-gateway/src/main.ts'], {
     INGEST_GATEWAY_PORT: String(GATEWAY_PORT),
     CRAWL_TOKEN_SECRET: SECRET,
   });
@@ -132,6 +144,8 @@ async function main() {
   try {
     await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/readyz`);
     await waitFor(`http://127.0.0.1:${WORKER_PORT}/readyz`);
+    await sleep(1000);
+    const idleRss = { gateway: rssMb(gateway.pid!), worker: rssMb(worker.pid!) };
     const post = (body: Buffer, headers: Record<string, string> = {}) =>
       fetch(url, {
         method: 'POST',
@@ -148,6 +162,13 @@ async function main() {
 
     // --- 4 concurrent senders
     resetPeakRss(gateway.pid!);
+    const cpu = () => ({
+      gateway: cpuSecondsOf(gateway.pid!),
+      worker: cpuSecondsOf(worker.pid!),
+      redis: serverCpuSeconds('redis-server'),
+      postgres: serverCpuSeconds('postgres'),
+    });
+    const cpuBefore = cpu();
     const latencies: number[] = [];
     let next = 0;
     let received = 0;
@@ -168,6 +189,7 @@ async function main() {
     );
     const seconds = (performance.now() - started) / 1000;
     const lastBatchAt = performance.now();
+    const gatewayCpu = cpuSecondsOf(gateway.pid!) - cpuBefore.gateway;
     const gatewayPeakRss = peakRssMb(gateway.pid!);
 
     // --- the worker catching up
@@ -181,6 +203,15 @@ async function main() {
       if (performance.now() - lastBatchAt > 120_000) throw new Error(`worker stored ${n} of ${truth.kept}`);
       await sleep(50);
     }
+    // Every process's CPU from the first batch until the worker has stored the last kept event.
+    const cpuAfter = cpu();
+    const perMillion = (used: number) => (used / received) * 1e6;
+    const cpuPerMillion = {
+      gateway: perMillion(gatewayCpu),
+      worker: perMillion(cpuAfter.worker - cpuBefore.worker),
+      redis: perMillion(cpuAfter.redis - cpuBefore.redis),
+      postgres: perMillion(cpuAfter.postgres - cpuBefore.postgres),
+    };
     await sleep(Math.max(0, 5000 - (performance.now() - lastBatchAt)));
     const backlog =
       (await redis.llen(`${QUEUE_PREFIX}:crawl-batch:wait`)) +
@@ -211,8 +242,15 @@ async function main() {
       `  floor (same run)   ${Math.round(floor.linesPerSecond).toLocaleString('en')} lines/s  gunzip + JSON.parse + classify, one core, no HTTP`,
     );
     log(`  gateway / floor    ${((rate / floor.linesPerSecond) * 100).toFixed(0)} %  (target >= 50 %)`);
+    const totalCpu = Object.values(cpuPerMillion).reduce((a, b) => a + b, 0);
+    log(
+      `  CPU s / 1M lines   gateway ${cpuPerMillion.gateway.toFixed(2)} (target <= 2.5; the floor ${(1e6 / floor.linesPerSecond).toFixed(2)}), crawl worker ${cpuPerMillion.worker.toFixed(2)}, Redis ${cpuPerMillion.redis.toFixed(2)}, Postgres ${cpuPerMillion.postgres.toFixed(2)}; all four ${totalCpu.toFixed(2)} (target <= 4)`,
+    );
     log(
       `  batch latency      p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms`,
+    );
+    log(
+      `  idle RSS           gateway ${idleRss.gateway.toFixed(0)} MB (target < 150), crawl worker ${idleRss.worker.toFixed(0)} MB, both run through tsx`,
     );
     log(`  gateway peak RSS   ${gatewayPeakRss.toFixed(0)} MB during the run`);
     log(

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists, type PrismaClient } from '@vt/db';
 import { Redis } from 'ioredis';
@@ -103,4 +103,45 @@ export function cpuSeconds(child: ChildProcess): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+export function cpuSecondsOf(pid: number, withReapedChildren = false): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) start at field 3: utime is 14, stime 15,
+  // cutime 16, cstime 17 (the children it has reaped).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
+  return ((utime ?? 0) + (stime ?? 0) + (withReapedChildren ? (cutime ?? 0) + (cstime ?? 0) : 0)) / TICKS_PER_SECOND;
+}
+
+/** The pids of every process whose command name is `comm` (redis-server, postgres). */
+export function pidsNamed(comm: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === comm;
+      } catch {
+        return false;
+      }
+    });
+}
+
+/**
+ * CPU seconds used by the named server processes together. Postgres forks a backend per
+ * connection: the postmaster's reaped-children time counts the backends that have exited.
+ */
+export function serverCpuSeconds(comm: string): number {
+  return pidsNamed(comm).reduce((sum, pid) => {
+    try {
+      return sum + cpuSecondsOf(pid, true);
+    } catch {
+      return sum; // exited between the listing and the read
+    }
+  }, 0);
 }

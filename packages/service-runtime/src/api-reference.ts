@@ -1,5 +1,11 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
+
+// Where swagger-ui-dist's files are. Found by resolving its package.json, not by importing the
+// package: its entry point loads the whole 1.5 MB Swagger UI bundle into every process that
+// imports this module (the ingest gateway and the workers too), for nothing.
+const SWAGGER_UI_DIR = dirname(fileURLToPath(import.meta.resolve('swagger-ui-dist/package.json')));
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -34,6 +40,6 @@ export function apiReferenceRouter(options: { title: string; path: string; specU
   router.get(`${path}/reference.js`, (_req, res) => {
     res.type('application/javascript').send(boot);
   });
-  router.use(`${path}/assets`, express.static(getAbsoluteFSPath(), { index: false, fallthrough: true, maxAge: '1h' }));
+  router.use(`${path}/assets`, express.static(SWAGGER_UI_DIR, { index: false, fallthrough: true, maxAge: '1h' }));
   return router;
 }
