@@ -7,7 +7,8 @@
 // In the same run and with the same load generator it measures a bare express route returning a
 // constant JSON body (the framework floor). Prints requests/s, p50/p99, the ratio to the floor, and
 // the Postgres plans of the hot queries.
-// Options: --seconds N (10), --concurrency N (64), --keys N (200), --responses N (100000).
+// Options: --seconds N (10), --concurrency N (64), --keys N (200), --responses N (100000),
+// --cpu-prof DIR (the uncached read API's CPU profile).
 import { parseArgs } from 'node:util';
 import { runLoad } from './http-load.ts';
 import { seedReadBench } from './read-seed.ts';
@@ -19,6 +20,8 @@ const { values: opts } = parseArgs({
     concurrency: { type: 'string', default: '64' },
     keys: { type: 'string', default: '200' },
     responses: { type: 'string', default: '100000' },
+    // Writes the uncached read API's V8 CPU profile (.cpuprofile) into this directory.
+    'cpu-prof': { type: 'string' },
   },
 });
 const SECONDS = Number(opts.seconds);
@@ -56,7 +59,8 @@ try {
     RATE_LIMIT_PER_MINUTE: '100000000',
   });
   // The same app with its answer cache off: every request runs its queries.
-  uncachedApi = start(['apps/read-api/src/main.ts'], {
+  const profile = opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${opts['cpu-prof']}`] : [];
+  uncachedApi = start([...profile, 'apps/read-api/src/main.ts'], {
     READ_API_PORT: String(UNCACHED_PORT),
     RATE_LIMIT_PER_MINUTE: '100000000',
     READ_CACHE_TTL_MS: '0',
