@@ -8,7 +8,7 @@
 //   every kept event, queue backlog 5 s after the last batch, and peak RSS under 8 concurrent
 //   10 MiB bodies;
 // and, on the same batches in this process, the floor: gunzip + JSON.parse + classify, no HTTP.
-// Options: --lines N (default 1000000), --senders N (4), --cpu-prof DIR (the gateway's CPU profile).
+// Options: --lines N (default 1000000), --senders N (4), --cpu-prof DIR (the gateway's and the worker's CPU profiles).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -25,7 +25,8 @@ const { values: opts } = parseArgs({
   options: {
     lines: { type: 'string', default: '1000000' },
     senders: { type: 'string', default: '4' },
-    // Writes the gateway's V8 CPU profile (.cpuprofile, for Chrome DevTools) into this directory.
+    // Writes the gateway's and the crawl worker's V8 CPU profiles (.cpuprofile, for Chrome
+    // DevTools) into DIR/ingest-gateway and DIR/crawl-worker.
     'cpu-prof': { type: 'string' },
   },
 });
@@ -135,12 +136,15 @@ async function main() {
   const token = deriveCrawlToken(SECRET, property.id, property.crawlTokenVersion);
   const url = `http://127.0.0.1:${GATEWAY_PORT}/api/ingest/crawl/${property.id}`;
 
-  const profile = opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${opts['cpu-prof']}`] : [];
-  const gateway = bench.start([...profile, 'apps/ingest-gateway/src/main.ts'], {
+  const profile = (app: string) =>
+    opts['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(opts['cpu-prof'], app)}`] : [];
+  const gateway = bench.start([...profile('ingest-gateway'), 'apps/ingest-gateway/src/main.ts'], {
     INGEST_GATEWAY_PORT: String(GATEWAY_PORT),
     CRAWL_TOKEN_SECRET: SECRET,
   });
-  const worker = bench.start(['apps/crawl-worker/src/main.ts'], { CRAWL_WORKER_METRICS_PORT: String(WORKER_PORT) });
+  const worker = bench.start([...profile('crawl-worker'), 'apps/crawl-worker/src/main.ts'], {
+    CRAWL_WORKER_METRICS_PORT: String(WORKER_PORT),
+  });
   try {
     await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/readyz`);
     await waitFor(`http://127.0.0.1:${WORKER_PORT}/readyz`);

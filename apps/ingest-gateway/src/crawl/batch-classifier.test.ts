@@ -91,3 +91,82 @@ describe('JSON array bodies', () => {
     expect(notArray).toEqual(['hello']);
   });
 });
+
+describe('the raw-text decision agrees with parsing on lines shaped to mislead it', () => {
+  const ips = { verify: () => 'unverifiable' as const };
+  const base = '"timestamp":"2026-11-20T00:00:00Z","path":"/p","statusCode":200';
+  const plain = `{${base},"host":"example.com","userAgent":"Mozilla/5.0","referer":"https://www.google.com/"}`;
+  // Each after a line that parsed, so the raw-text decision is in play; what parsing says of each.
+  const cases: [string, string, { crawler?: string; aiPlatform?: string; hostMiss?: number; unreadable?: number }][] = [
+    [
+      'a repeated key (JSON.parse keeps the last)',
+      `{${base},"host":"example.com","userAgent":"Mozilla/5.0","userAgent":"GPTBot/1.1"}`,
+      { crawler: 'GPTBot' },
+    ],
+    [
+      'an AI agent named through an escape',
+      `{${base},"host":"example.com","userAgent":"Mozilla/5.0 \\u0047PTBot/1.1"}`,
+      { crawler: 'GPTBot' },
+    ],
+    [
+      'escaped slashes in an AI referer',
+      `{${base},"host":"example.com","userAgent":"Mozilla/5.0","referer":"https:\\/\\/chatgpt.com\\/"}`,
+      { aiPlatform: 'chatgpt' },
+    ],
+    [
+      'spaces around the colon',
+      `{${base},"host":"example.com","userAgent" : "Mozilla/5.0","referer" : "https://chatgpt.com/"}`,
+      { aiPlatform: 'chatgpt' },
+    ],
+    [
+      'an AI referer in capitals',
+      `{${base},"host":"example.com","userAgent":"Mozilla/5.0","referer":"https://CHATGPT.COM/c/1"}`,
+      { aiPlatform: 'chatgpt' },
+    ],
+    ['the host key only nested', `{${base},"meta":{"host":"other.example"},"userAgent":"Mozilla/5.0"}`, {}],
+    [
+      'a nested host before the real one',
+      `{${base},"meta":{"host":"other.example"},"host":"example.com","userAgent":"GPTBot/1.1"}`,
+      { crawler: 'GPTBot' },
+    ],
+    ['another host', `{${base},"host":"Other.Example:8080","userAgent":"Mozilla/5.0"}`, { hostMiss: 1 }],
+    [
+      'keys that end like host and Agent',
+      `{${base},"ghost":"x","host":"example.com","myAgent":"GPTBot","userAgent":"Mozilla/5.0"}`,
+      {},
+    ],
+    ['values that end like a key', `{${base},"method":"host","host":"example.com","userAgent":"Mozilla/5.0"}`, {}],
+    [
+      'an AI host in the path only',
+      `{"timestamp":"2026-11-20T00:00:00Z","path":"/chatgpt.com","statusCode":200,"host":"example.com","userAgent":"Mozilla/5.0"}`,
+      {},
+    ],
+    [
+      'braces in a value',
+      `{"timestamp":"2026-11-20T00:00:00Z","path":"/{id}","statusCode":200,"host":"example.com","userAgent":"ClaudeBot/1.0"}`,
+      { crawler: 'ClaudeBot' },
+    ],
+    ['a referer that is not a string', `{${base},"host":"example.com","userAgent":"Mozilla/5.0","referer":null}`, {}],
+    ['an unterminated user agent', `{${base},"host":"example.com","userAgent":"Mozilla/5.0}`, { unreadable: 1 }],
+    [
+      'Unicode white space around it',
+      ` \u00a0{${base},"host":"example.com","userAgent":"GPTBot/1.1"}\u2028 `,
+      { crawler: 'GPTBot' },
+    ],
+  ];
+  it.each(cases)('%s', (_name, line, expected) => {
+    const classifier = new BatchClassifier('example.com', ips);
+    classifier.useText(`${plain}\n${line}\n${plain}`);
+    classifier.lineAt(0, plain.length);
+    classifier.lineAt(plain.length + 1, plain.length + 1 + line.length);
+    classifier.lineAt(plain.length + line.length + 2, 2 * plain.length + line.length + 2);
+    const summary = classifier.summary();
+    expect(summary.received).toBe(3);
+    expect(summary.unreadable).toBe(expected.unreadable ?? 0);
+    expect(summary.hostNotMatched.count).toBe(expected.hostMiss ?? 0);
+    const kept = expected.crawler || expected.aiPlatform ? 1 : 0;
+    expect(summary.events).toHaveLength(kept);
+    if (expected.crawler) expect(summary.events[0]).toMatchObject({ crawler: expected.crawler });
+    if (expected.aiPlatform) expect(summary.events[0]).toMatchObject({ aiPlatform: expected.aiPlatform });
+  });
+});

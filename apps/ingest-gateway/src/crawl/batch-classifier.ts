@@ -8,7 +8,8 @@ import {
 } from '@vt/attribution';
 import { bundledMatcher } from '@vt/catalogue-store';
 import { CRAWL_EVENT_CAPS, type CrawlVerification, crawlEventSchema, type KeptCrawlEvent } from '@vt/contracts';
-import { rawStringField } from './raw-fields.ts';
+import { agentMemo, DecisionMemo } from './decision-memo.ts';
+import { NeedleCursor, rawStringField } from './raw-fields.ts';
 import type { SignatureVerifier, SignedRequest } from './signature-verifier.ts';
 
 export interface IpVerifier {
@@ -41,26 +42,65 @@ export class BatchClassifier {
   /** Lines signed by an agent's Signature-Agent, kept once their signatures are checked. */
   private readonly signed: { request: SignedRequest; event: KeptCrawlEvent; agent: AgentMatch }[] = [];
   private readableSeen = false;
+  /** The text lineAt reads, and where the raw-text decision's needles occur next in it. */
+  private text = '';
+  private readonly backslash = NeedleCursor.of('\\');
+  // Keys are searched without their opening quote: `"` is so common in JSON that a needle starting
+  // with it measured three to four times slower. `Agent"` finds userAgent and signatureAgent both.
+  private readonly agentKeys = NeedleCursor.of('Agent"');
+  private readonly hostKeys = NeedleCursor.of('host"');
+  private readonly refererKeys = NeedleCursor.of('referer"');
+  private readonly braces = NeedleCursor.of('{');
+  private readonly cursors = [this.backslash, this.agentKeys, this.hostKeys, this.refererKeys, this.braces];
+  private readonly userAgents: DecisionMemo;
 
-  /**
-   * `agents` is the catalogue's matcher (cached per distinct user agent): the current stored
-   * version in the gateway, the bundled one by default.
-   */
   constructor(
     private readonly domain: string,
     private readonly ipVerifier: IpVerifier,
     private readonly agents: AgentMatcher = bundledMatcher,
-  ) {}
+  ) {
+    this.userAgents = agentMemo(agents);
+  }
 
+  /** Decides one line (or one JSON array element). */
   line(raw: string) {
-    const text = isSpaceAt(raw, 0) || isSpaceAt(raw, raw.length - 1) ? raw.trim() : raw;
-    if (text === '') return; // blank lines (a trailing newline) are not log lines
+    this.useText(raw);
+    this.lineAt(0, raw.length);
+  }
+
+  /** Sets the text the next `lineAt` calls read their lines from: a decoded chunk of the body. */
+  useText(text: string) {
+    this.text = text;
+    for (const cursor of this.cursors) cursor.reset(text);
+  }
+
+  /**
+   * Decides the line at [start, end) of the current text. Lines of one text come in order, so the
+   * raw-text decision can remember where each thing it looks for occurs next (see NeedleCursor).
+   */
+  lineAt(start: number, end: number) {
+    const { text } = this;
+    const from = start;
+    const to = end;
+    while (start < end && isSpaceAt(text, start)) start++;
+    while (end > start && isSpaceAt(text, end - 1)) end--;
+    let line: string | undefined;
+    // A line with white space at an end is trimmed of all of it, Unicode's included.
+    if ((start !== from || end !== to) && (text.charCodeAt(start) > 0x7e || text.charCodeAt(end - 1) > 0x7e)) {
+      line = text.slice(start, end).trim();
+      if (line === '') return;
+    }
+    if (start === end) return; // blank lines (a trailing newline) are not log lines
     this.received++;
-    if (!this.mayBeKept(text)) {
-      this.decideWithoutParsing(text);
+    if (line === undefined) {
+      if (this.readableSeen && this.droppedOnRawText(start, end)) return;
+      line = start === 0 && end === text.length ? text : text.slice(start, end);
+    }
+    if (!this.mayBeKept(line)) {
+      this.decideWithoutParsing(line);
       return;
     }
-    const value = this.readObject(text);
+    const value = this.readObject(line);
     if (value) this.decideParsed(value);
   }
 
@@ -88,6 +128,58 @@ export class BatchClassifier {
       hostNotMatched: { count: this.hostMisses, hosts },
       events: this.events,
     };
+  }
+
+  /**
+   * The decision for the plainest and by far the most common line, from its raw text alone: a flat
+   * JSON object without escapes, with one userAgent, host and (if any) referer string each, whose
+   * user agent is no AI agent's, whose referer names no AI platform and that carries no
+   * Signature-Agent, is dropped, its host counted if it is another's. Anything else answers false
+   * and gets the full decision. Only once a line of the batch has parsed (see decideWithoutParsing).
+   */
+  private droppedOnRawText(start: number, end: number): boolean {
+    const { text } = this;
+    if (text.charCodeAt(start) !== 0x7b || text.charCodeAt(end - 1) !== 0x7d || this.backslash.within(start, end)) {
+      return false;
+    }
+    let userAgent = ABSENT;
+    let userAgentEnd = 0;
+    for (let at = this.agentKeys.next(start); at !== -1 && at < end; at = this.agentKeys.next(at + 1)) {
+      if (keyEndsAt(text, at, '"signature')) return false; // a signed line names its agent there
+      if (!keyEndsAt(text, at, '"user')) continue; // another key that ends in Agent
+      if (userAgent !== ABSENT) return false; // twice: JSON.parse would keep the last
+      userAgent = stringValueAt(text, at + 'Agent"'.length, end);
+      if (userAgent === ODD) return false;
+      userAgentEnd = text.indexOf('"', userAgent);
+    }
+    if (userAgent === ABSENT || this.userAgents.get(text, userAgent, userAgentEnd)) return false;
+    const referer = this.onlyValue(this.refererKeys, 'referer"'.length, start, end);
+    if (referer === ODD || (referer !== ABSENT && AI_REFERERS.get(text, referer, text.indexOf('"', referer)))) {
+      return false;
+    }
+    const host = this.onlyValue(this.hostKeys, 'host"'.length, start, end);
+    // A `{` before the host key may open an object the key is nested in: only parsing can tell.
+    if (host < 0 || this.braces.within(start + 1, host)) return false;
+    const hostText = text.slice(host, text.indexOf('"', host));
+    if (!this.hostMatches(hostText)) this.missHost(hostText);
+    return true;
+  }
+
+  /**
+   * Where the string value of the one key a cursor finds in the line starts (the key's name and
+   * closing quote: one of the cursor's hits is the key when a quote stands before it), ABSENT
+   * when there is no such key, ODD when only parsing can tell (twice, not a string, odd spacing).
+   */
+  private onlyValue(keys: NeedleCursor, needleLength: number, start: number, end: number): number {
+    const { text } = this;
+    let found = ABSENT;
+    for (let at = keys.next(start); at !== -1 && at < end; at = keys.next(at + 1)) {
+      if (text.charCodeAt(at - 1) !== 0x22) continue; // the end of another key (`"ghost"`) or value
+      if (found !== ABSENT) return ODD;
+      found = stringValueAt(text, at + needleLength, end);
+      if (found === ODD) return ODD;
+    }
+    return found;
   }
 
   /**
@@ -186,7 +278,9 @@ export class BatchClassifier {
   private missHost(host: string) {
     this.hostMisses++;
     const key = host.toLowerCase().slice(0, CRAWL_EVENT_CAPS.host);
-    this.missedHosts.set(key, (this.missedHosts.get(key) ?? 0) + 1);
+    const seen = this.missedHosts.get(key);
+    // A new key is copied: a slice would keep the whole body chunk it was cut from alive.
+    this.missedHosts.set(seen === undefined ? ownCopy(key) : key, (seen ?? 0) + 1);
   }
 }
 
@@ -198,9 +292,41 @@ const AI_REFERER_HINT = new RegExp(
   'i',
 );
 
+/** Whether a referer may name an AI platform, remembered per distinct referer. */
+const AI_REFERERS = new DecisionMemo((referer) => AI_REFERER_HINT.test(referer));
+
+const ABSENT = -1;
+const ODD = -2;
+
+/**
+ * In a line without escapes, where the string value starts when `:"` follows a key (its closing
+ * quote is then the next `"`, inside the line as the line ends with `}`), else ODD.
+ */
+function stringValueAt(text: string, afterKey: number, end: number): number {
+  if (text.charCodeAt(afterKey) !== 0x3a || text.charCodeAt(afterKey + 1) !== 0x22) return ODD;
+  const close = text.indexOf('"', afterKey + 2);
+  return close === -1 || close >= end - 1 ? ODD : afterKey + 2;
+}
+
+/**
+ * Whether `prefix` stands right before `at` (charCodeAt in a loop: startsWith with a position
+ * measured several times slower on this path).
+ */
+function keyEndsAt(text: string, at: number, prefix: string): boolean {
+  const from = at - prefix.length;
+  if (from < 0) return false;
+  for (let i = 0; i < prefix.length; i++) if (text.charCodeAt(from + i) !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
 function isSpaceAt(text: string, index: number): boolean {
   const c = text.charCodeAt(index);
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a || c === 0xfeff || Number.isNaN(c);
+}
+
+/** A string that shares no memory with the text it was sliced from. */
+function ownCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -7,7 +7,14 @@ const limits = { maxWireBytes: 64 * 1024 * 1024, maxInflatedBytes: 100 * 1024 * 
 
 async function records(chunks: Buffer[], format: 'ndjson' | 'json-array' | null = null, caps = limits) {
   const out: string[] = [];
-  await streamRecords(Readable.from(chunks), format, caps, (r) => out.push(r));
+  let text = '';
+  const sink = {
+    useText: (chunk: string) => {
+      text = chunk;
+    },
+    lineAt: (start: number, end: number) => out.push(text.slice(start, end)),
+  };
+  await streamRecords(Readable.from(chunks), format, caps, sink);
   return out;
 }
 

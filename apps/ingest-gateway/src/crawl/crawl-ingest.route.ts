@@ -169,7 +169,7 @@ async function readBatch(req: Request, domain: string, deps: CrawlIngestDeps): P
   try {
     const declared = Number(req.get('content-length'));
     if (Number.isFinite(declared) && declared > limits.maxWireBytes) throw new BodyTooLargeError('wire');
-    await streamRecords(req, declaredBodyFormat(req.get('content-type')), limits, (record) => classifier.line(record));
+    await streamRecords(req, declaredBodyFormat(req.get('content-type')), limits, classifier);
   } catch (err) {
     if (err instanceof BodyTooLargeError) {
       discardRestOfBody(req);

@@ -6,7 +6,7 @@ export type RawFieldKey = keyof typeof NEEDLES;
  * Reads a top-level string field straight from a JSON object line's text (trimmed, starting with
  * `{`), without parsing the line:
  * `undefined` when the key is absent, `null` when the text is unusual (escapes in the value,
- * odd spacing) and only a real parse can tell. Keys are matched only where a key can stand
+ * odd spacing, the key twice) and only a real parse can tell. Keys are matched only where a key can stand
  * (after `{` or `,`), so a value that happens to spell a key name is not mistaken for one.
  */
 export function rawStringField(line: string, key: RawFieldKey): string | undefined | null {
@@ -20,6 +20,8 @@ export function rawStringField(line: string, key: RawFieldKey): string | undefin
     at = line.indexOf(needle, at + needle.length);
   }
   if (at === -1) return undefined;
+  // A key given twice: JSON.parse keeps the last, so only parsing can tell.
+  if (line.indexOf(needle, at + needle.length) !== -1) return null;
   // Top level only: with any `{` before the key but the line's own, the key may sit in a nested
   // object (`{"headers":{"host":…}}`), and only a real parse can tell.
   if (line.lastIndexOf('{', at) !== 0) return null;
@@ -37,4 +39,40 @@ export function rawStringField(line: string, key: RawFieldKey): string | undefin
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/**
+ * Where a piece of text next occurs in one chunk of a body from a position on, remembered between
+ * calls. Lines are read in order, so each search starts where the last left off or is answered
+ * from memory: a chunk's lines cost about one pass over the chunk per needle, and a needle absent
+ * from every line is not searched for again line after line.
+ */
+export class NeedleCursor {
+  /** The next occurrence at or after the last position asked for; -1 none, -2 not searched yet. */
+  private at = -2;
+  private text = '';
+
+  constructor(private readonly find: (text: string, from: number) => number) {}
+
+  static of(needle: string): NeedleCursor {
+    return new NeedleCursor((text, from) => text.indexOf(needle, from));
+  }
+
+  /** Starts over on a new chunk. */
+  reset(text: string) {
+    this.text = text;
+    this.at = -2;
+  }
+
+  /** The first occurrence at or after `from`, or -1. Calls must not go back before an earlier `from`. */
+  next(from: number): number {
+    if (this.at !== -1 && this.at < from) this.at = this.find(this.text, from);
+    return this.at;
+  }
+
+  /** Whether the needle occurs in [from, to). */
+  within(from: number, to: number): boolean {
+    const at = this.next(from);
+    return at !== -1 && at < to;
+  }
 }

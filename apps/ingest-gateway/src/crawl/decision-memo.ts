@@ -1,0 +1,55 @@
+import type { AgentMatcher } from '@vt/attribution';
+
+/** Distinct texts remembered before a memo starts over. */
+const MAX_TEXTS = 10_000;
+/** Distinct texts of one length remembered: past this, such a text is decided every time. */
+const MAX_PER_LENGTH = 16;
+
+/**
+ * A yes or no per distinct text (a user agent, a referer: a site's traffic has few), for a text
+ * that stands in a chunk at [start, end), looked up by its length first: a slice compared with
+ * the few known texts of that length measured about a quarter of hashing it for a Map, and this
+ * runs for every line. Bounded whatever senders send.
+ */
+export class DecisionMemo {
+  private byLength = new Map<number, { text: string; yes: boolean }[]>();
+  private size = 0;
+
+  constructor(private readonly decide: (text: string) => boolean) {}
+
+  get(chunk: string, start: number, end: number): boolean {
+    const text = chunk.slice(start, end);
+    let known = this.byLength.get(end - start);
+    if (known !== undefined) {
+      for (const k of known) if (k.text === text) return k.yes;
+    }
+    const yes = this.decide(text);
+    if (this.size >= MAX_TEXTS) {
+      this.byLength = new Map();
+      this.size = 0;
+      known = undefined;
+    }
+    if (known === undefined) {
+      known = [];
+      this.byLength.set(end - start, known);
+    }
+    if (known.length < MAX_PER_LENGTH) {
+      // Copied: a slice would keep the whole chunk it was cut from alive.
+      known.push({ text: JSON.parse(JSON.stringify(text)) as string, yes });
+      this.size++;
+    }
+    return yes;
+  }
+}
+
+const agentMemos = new WeakMap<AgentMatcher, DecisionMemo>();
+
+/** Whether a user agent is an AI agent's by this matcher, remembered for every batch it classifies. */
+export function agentMemo(agents: AgentMatcher): DecisionMemo {
+  let memo = agentMemos.get(agents);
+  if (memo === undefined) {
+    memo = new DecisionMemo((userAgent) => agents.match(userAgent) !== null);
+    agentMemos.set(agents, memo);
+  }
+  return memo;
+}
