@@ -1,13 +1,19 @@
 # syntax=docker/dockerfile:1
 
-# One image for every app. The apps run their TypeScript sources through tsx (no build step), so
-# the image is the workspace plus its installed node_modules; docker-compose.yml picks the app
-# with `command:`, e.g. `node_modules/.bin/tsx apps/crawl-worker/src/main.ts`.
+# One image for every app: `pnpm build`'s bundles (apps/<app>/dist/main.js) run with plain node
+# on production dependencies only, as the non-root node user. docker-compose.yml picks the app
+# with `command:`, e.g. `node apps/crawl-worker/dist/main.js`.
+#
+# Node 24, the active LTS line. CI runs the test suite on the machine's Node 20 (package.json's
+# engines: >= 20.19); the bundles target Node 20, so they run on both (README, "Production runtime").
 #
 # No HEALTHCHECK here: each app listens on its own port, so docker-compose.yml declares one per
 # service (a `node -e fetch(...)` probe; the slim image has no curl).
 
-FROM node:20-bookworm-slim AS install
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# --- build: every dependency, then the bundles and the console's web UI
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 # npm rather than corepack: corepack would fetch pnpm at run time. Keep in step with
 # package.json's "packageManager".
@@ -44,23 +50,33 @@ COPY packages/redis/package.json ./packages/redis/
 COPY packages/service-runtime/package.json ./packages/service-runtime/
 COPY packages/test-support/package.json ./packages/test-support/
 COPY packages/verdict/package.json ./packages/verdict/
-# devDependencies are installed on purpose: tsx, which runs every app, is one of them.
 RUN --mount=type=cache,id=vt-pnpm-store,target=/pnpm-store \
     pnpm install --frozen-lockfile --store-dir /pnpm-store
 
 COPY . .
-# The console's web UI, built into apps/console/web/dist, which the console serves at `/`.
-RUN pnpm --filter @vt/console build:web
+RUN pnpm build
 
-FROM node:20-bookworm-slim AS runtime
+# --- production dependencies: the same lockfile without devDependencies. No install scripts: the
+# only one generates the Prisma client, which the bundles already hold.
+FROM build AS production-dependencies
+RUN --mount=type=cache,id=vt-pnpm-store,target=/pnpm-store \
+    pnpm install --frozen-lockfile --prod --ignore-scripts --store-dir /pnpm-store
+
+# --- runtime: the bundles, what they read at run time, and production node_modules
+FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 # Fewer glibc malloc arenas: gunzip on libuv's thread pool otherwise leaves the gateway holding
 # tens of MB it never returns (README, "Memory").
 ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
-# Same path as the install stage: pnpm's .bin shims hold absolute paths. Owned by root and only
-# read by the `node` user; tsx keeps its cache in /tmp.
-COPY --from=install /app /app
+# Every package's node_modules links keep their paths: each bundle imports npm packages through
+# the links of the workspace package that uses them (scripts/build-apps.mjs).
+COPY --from=production-dependencies /app/node_modules ./node_modules
+COPY --from=production-dependencies /app/apps ./apps
+COPY --from=production-dependencies /app/packages ./packages
+COPY --from=production-dependencies /app/prisma ./prisma
+COPY --from=production-dependencies /app/package.json ./
+# Owned by root and only read by the `node` user.
 USER node
 EXPOSE 3000 3001 3002 9101 9102 9103
-CMD ["node_modules/.bin/tsx", "apps/read-api/src/main.ts"]
+CMD ["node", "apps/read-api/dist/main.js"]

@@ -254,7 +254,7 @@ async function main() {
       `  batch latency      p50 ${percentile(sorted, 0.5).toFixed(1)} ms, p99 ${percentile(sorted, 0.99).toFixed(1)} ms`,
     );
     log(
-      `  idle RSS           gateway ${idleRss.gateway.toFixed(0)} MB (target < 150), crawl worker ${idleRss.worker.toFixed(0)} MB, both run through tsx`,
+      `  idle RSS           gateway ${idleRss.gateway.toFixed(0)} MB (target < 150), crawl worker ${idleRss.worker.toFixed(0)} MB, both compiled (pnpm build)`,
     );
     log(`  gateway peak RSS   ${gatewayPeakRss.toFixed(0)} MB during the run`);
     log(

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,8 @@ import { Redis } from 'ioredis';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const TSX = fileURLToPath(import.meta.resolve('tsx'));
+/** An app's entry point, which the benchmarks run compiled, as production does. */
+const APP_SOURCE = /^apps\/([a-z-]+)\/src\/main\.ts$/;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const log = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -20,7 +22,10 @@ export interface BenchEnvironment {
   queuePrefix: string;
   db: PrismaClient;
   redis: Redis;
-  /** Starts a TypeScript entry point of the repo (node options may come first) with the bench env. */
+  /**
+   * Starts an entry point of the repo (node options may come first) with the bench env: an app's
+   * (`apps/<app>/src/main.ts`) compiled, with plain node as in production; anything else through tsx.
+   */
   start: (args: string[], env?: Record<string, string>) => ChildProcess;
   /** Stops the processes, deletes the Redis keys and drops the database. */
   cleanUp: (children: (ChildProcess | undefined)[]) => Promise<void>;
@@ -41,6 +46,8 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
     DATABASE_STATEMENT_TIMEOUT_MS: 60000,
   });
   const redis = new Redis(redisUrl);
+  // The apps as production runs them: `pnpm build`'s bundles, with plain node.
+  execFileSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: ROOT, stdio: 'inherit' });
   return {
     runId,
     databaseUrl,
@@ -49,7 +56,7 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
     db,
     redis,
     start: (args, env = {}) =>
-      spawn(process.execPath, ['--import', TSX, ...args], {
+      spawn(process.execPath, compiledOrTsx(args), {
         cwd: ROOT,
         env: {
           PATH: process.env.PATH ?? '',
@@ -75,6 +82,12 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
       await dropDatabase(databaseUrl);
     },
   };
+}
+
+function compiledOrTsx(args: string[]): string[] {
+  const app = args.findIndex((arg) => APP_SOURCE.test(arg));
+  if (app === -1) return ['--import', TSX, ...args];
+  return args.map((arg, i) => (i === app ? arg.replace(APP_SOURCE, 'apps/$1/dist/main.js') : arg));
 }
 
 /** Polls until the URL answers below 500. */

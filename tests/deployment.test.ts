@@ -38,10 +38,10 @@ const dockerfile = readRepoFile('Dockerfile');
 
 const joinCommand = (line: CommandLine) => (Array.isArray(line) ? line.join(' ') : (line ?? ''));
 
-/** The app a service runs, from the `apps/<app>/src/main.ts` in its entrypoint or command. */
+/** The app a service runs, from the compiled `apps/<app>/dist/main.js` in its entrypoint or command. */
 function appOf(service: ComposeService): AppName | undefined {
   const line = `${joinCommand(service.entrypoint)} ${joinCommand(service.command)}`;
-  const name = /apps\/([a-z-]+)\/src\/main\.ts/.exec(line)?.[1];
+  const name = /^node apps\/([a-z-]+)\/dist\/main\.js\b/.exec(line.trim())?.[1];
   if (name === undefined) return undefined;
   if (!(name in APP_CONFIG_SCHEMAS)) throw new Error(`service runs unknown app ${name}`);
   return name as AppName;
@@ -195,7 +195,7 @@ describe('docker-compose.yml', () => {
   it('offers the ops CLI under the tools profile for `docker compose run --rm ops ...`', () => {
     const ops = compose.services.ops;
     expect(ops?.profiles).toEqual(['tools']);
-    expect(joinCommand(ops?.entrypoint)).toMatch(/apps\/ops\/src\/main\.ts$/);
+    expect(joinCommand(ops?.entrypoint)).toBe('node apps/ops/dist/main.js');
   });
 
   it('builds every service with a build section from the Dockerfile in the repository', () => {
@@ -235,6 +235,19 @@ describe('Dockerfile', () => {
     expect(copiedBeforeInstall).toEqual(
       expect.arrayContaining([...manifests, 'pnpm-lock.yaml', 'pnpm-workspace.yaml', 'prisma', 'packages/db/scripts']),
     );
+  });
+
+  it('builds the apps, then runs them compiled with plain node on a Node LTS, production dependencies only', () => {
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:(22|24)-bookworm-slim$/m);
+    const stages = dockerfile.split(/\nFROM /).slice(1);
+    expect(stages.every((stage) => /^(\$\{NODE_IMAGE\}|\w+) AS /.test(stage))).toBe(true);
+    expect(dockerfile).toMatch(/^RUN pnpm build$/m);
+    expect(dockerfile).toMatch(/pnpm install --frozen-lockfile --prod\b/);
+    const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(runtimeStage).toMatch(/^FROM \$\{NODE_IMAGE\} AS runtime$/m);
+    expect(runtimeStage).toContain('COPY --from=production-dependencies /app/node_modules ./node_modules');
+    expect(runtimeStage).not.toContain('tsx');
+    expect(runtimeStage).toMatch(/^CMD \["node", "apps\/read-api\/dist\/main\.js"\]$/m);
   });
 
   it('runs as the non-root node user with NODE_ENV=production', () => {

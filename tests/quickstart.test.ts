@@ -1,16 +1,23 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { hashApiKey } from '@vt/credentials';
 import { dropDatabase } from '@vt/db';
 import { freePort, isolatedQueuePrefix, runScript, testEnv } from '@vt/test-support';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// `pnpm start` (= tsx apps/ops/src/main.ts start) as a new user runs it, on a database that does
-// not exist yet: it must create and migrate it, seed the demo team, start every app, print the
-// demo key, the demo login and URLs, and stop everything cleanly on SIGTERM.
+// `pnpm start` (= build the apps, then node apps/ops/dist/main.js start) as a new user runs it, on
+// a database that does not exist yet: it must create and migrate it, seed the demo team, start
+// every compiled app, print the demo key, the demo login and URLs, and stop everything cleanly on
+// SIGTERM.
 
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const databaseUrl = testEnv.DATABASE_URL.replace(/\/([^/]+)$/, '/$1_quickstart');
 
 describe('pnpm start', () => {
+  beforeAll(() => {
+    execFileSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'ignore' });
+  });
   afterAll(() => dropDatabase(databaseUrl));
 
   it('creates the database, seeds the demo, starts every app, prints a working demo key, and stops cleanly', async () => {
@@ -22,7 +29,7 @@ describe('pnpm start', () => {
       LEAD_WORKER_METRICS_PORT: await freePort(),
       ANSWER_COLLECTOR_METRICS_PORT: await freePort(),
     };
-    const proc = runScript('apps/ops/src/main.ts', ['start'], {
+    const proc = runScript('apps/ops/dist/main.js', ['start'], {
       DATABASE_URL: databaseUrl,
       // Its workers must not take other test files' jobs.
       QUEUE_PREFIX: isolatedQueuePrefix(),
@@ -100,7 +107,7 @@ describe('pnpm start', () => {
   }, 120_000);
 
   it('names Postgres, and how to start it, when Postgres does not answer', async () => {
-    const proc = runScript('apps/ops/src/main.ts', ['start'], {
+    const proc = runScript('apps/ops/dist/main.js', ['start'], {
       DATABASE_URL: `postgresql://postgres@127.0.0.1:${await freePort()}/visibility`,
     });
     expect(await proc.exited).toBe(1);
@@ -111,7 +118,7 @@ describe('pnpm start', () => {
   });
 
   it('names Redis, and how to start it, when Redis does not answer', async () => {
-    const proc = runScript('apps/ops/src/main.ts', ['start'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    const proc = runScript('apps/ops/dist/main.js', ['start'], { REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
     expect(await proc.exited).toBe(1);
     expect(proc.stderr()).toMatch(/^Redis is not reachable at 127\.0\.0\.1:\d+ .*docker compose up -d postgres redis/);
   });

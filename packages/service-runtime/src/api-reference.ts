@@ -1,11 +1,12 @@
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import express, { Router } from 'express';
 
 // Where swagger-ui-dist's files are. Found by resolving its package.json, not by importing the
 // package: its entry point loads the whole 1.5 MB Swagger UI bundle into every process that
-// imports this module (the ingest gateway and the workers too), for nothing.
-const SWAGGER_UI_DIR = dirname(fileURLToPath(import.meta.resolve('swagger-ui-dist/package.json')));
+// imports this module (the ingest gateway and the workers too), for nothing. Resolved from this
+// file's place (import.meta.url), which a bundled app keeps (scripts/build-apps.mjs).
+const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);

@@ -25,9 +25,11 @@ export interface RunningProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs a TypeScript entry point of this repo (as `pnpm start` does) with this run's test env. */
+/** Runs an entry point of this repo, TypeScript through tsx or a compiled app with node, with this run's test env. */
 export function runScript(entry: string, args: string[] = [], env: Record<string, string> = {}): RunningProcess {
-  const child = spawn(process.execPath, ['--import', TSX, entry, ...args], {
+  // A compiled entry point (`pnpm build`'s apps/<app>/dist/main.js) runs with plain node, as in production.
+  const loader = entry.endsWith('.js') ? [] : ['--import', TSX];
+  const child = spawn(process.execPath, [...loader, entry, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...testEnv, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

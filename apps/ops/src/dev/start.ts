@@ -36,6 +36,9 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
     throw err;
   }
   await checkDependencies(config);
+  const unbuilt = APPS.filter((app) => !existsSync(`${ROOT}apps/${app}/dist/main.js`));
+  if (unbuilt.length > 0)
+    return exitWith(`${unbuilt.join(', ')} not built: run \`pnpm build\` (\`pnpm start\` builds them).`);
 
   buildWebUiIfMissing();
   const migration = await migrateDatabase(config.DATABASE_URL);
@@ -64,12 +67,12 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
     };
     await db.$disconnect();
 
-    const tsx = fileURLToPath(import.meta.resolve('tsx'));
     const { commands, result } = concurrently(
       APPS.map((app) => ({
         name: app,
-        // exec: the app itself receives the signal and reports its own exit code
-        command: `exec "${process.execPath}" --import "${tsx}" apps/${app}/src/main.ts`,
+        // exec: the app itself receives the signal and reports its own exit code. The compiled
+        // app, with plain node, as production runs it (`pnpm start` builds them first).
+        command: `exec "${process.execPath}" apps/${app}/dist/main.js`,
         // As the Dockerfile runs them (README, "Memory"); a value of the operator's own wins.
         env: { MALLOC_ARENA_MAX: '2', ...env },
       })),
