@@ -2,4 +2,4 @@ import { consoleConfigSchema } from '@vt/config';
 import { bootApp } from '@vt/service-runtime';
 import { startConsole } from './start.ts';
 
-bootApp('console', consoleConfigSchema, startConsole);
+bootApp('console', consoleConfigSchema, startConsole, { queryBound: true });

@@ -13,16 +13,25 @@ interface BaseConfig {
  * The whole of an app's main.ts: parse config once (a bad variable stops the app with a message
  * naming it, exit code 78 as sysexits' EX_CONFIG), build the logger, start, stop on SIGTERM/SIGINT.
  */
+export interface BootOptions {
+  /**
+   * Whether Prisma queries are the app's hot path (the read API and the console). The only
+   * WebAssembly in an app is Prisma's query compiler; V8's optimising tier for it costs about
+   * 35 MB of memory per process (the gateway idles at 180 MB with it, 145 MB without), and an app
+   * that runs a few queries per batch or job does as well on the baseline tier. Where queries are
+   * the work, the baseline tier measured 1.5 times the CPU per query, so they keep both tiers.
+   */
+  queryBound?: boolean;
+}
+
 export function bootApp<S extends z.ZodObject>(
   name: string,
   schema: S,
   start: (config: z.output<S>, logger: Logger) => Promise<Service>,
+  { queryBound = false }: BootOptions = {},
 ): void {
-  // The only WebAssembly in an app is Prisma's query compiler, and V8's optimising tier for it
-  // costs about 35 MB of memory per process (the gateway idles at 180 MB with it, 145 without),
-  // for a compiler that runs a few times per request at most; its baseline tier does. Set before
-  // the first query compiles the module (it is loaded on first use).
-  setFlagsFromString('--liftoff-only');
+  // Before the first query compiles the module: Prisma loads it on first use.
+  if (!queryBound) setFlagsFromString('--liftoff-only');
   let config: z.output<S> & BaseConfig;
   try {
     config = parseConfig(name, schema, process.env) as z.output<S> & BaseConfig;

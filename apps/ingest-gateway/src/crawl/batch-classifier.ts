@@ -315,7 +315,8 @@ function stringValueAt(text: string, afterKey: number, end: number): number {
 function keyEndsAt(text: string, at: number, prefix: string): boolean {
   const from = at - prefix.length;
   if (from < 0) return false;
-  for (let i = 0; i < prefix.length; i++) if (text.charCodeAt(from + i) !== prefix.charCodeAt(i)) return false;
+  // From the last character back: most hits are told apart by the one before the needle.
+  for (let i = prefix.length - 1; i >= 0; i--) if (text.charCodeAt(from + i) !== prefix.charCodeAt(i)) return false;
   return true;
 }
 
