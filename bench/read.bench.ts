@@ -7,12 +7,13 @@
 // In the same run and with the same load generator it measures a bare express route returning a
 // constant JSON body (the framework floor). Prints requests/s, p50/p99, the ratio to the floor, and
 // the Postgres plans of the hot queries.
+// Also the CPU each request costs the read API process and Postgres (from /proc).
 // Options: --seconds N (10), --concurrency N (64), --keys N (200), --responses N (100000),
 // --cpu-prof DIR (the uncached read API's CPU profile).
 import { parseArgs } from 'node:util';
 import { runLoad } from './http-load.ts';
 import { seedReadBench } from './read-seed.ts';
-import { createBenchEnvironment, log, waitFor } from './support.ts';
+import { cpuSecondsOf, createBenchEnvironment, log, serverCpuSeconds, waitFor } from './support.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -74,8 +75,8 @@ try {
   const none = () => ({ headers: {} });
   const paths = ['/v1/responses?limit=100', '/v1/visibility', '/v1/tasks'];
   const targets = [
-    ...paths.map((path) => ({ name: path, path, port: API_PORT })),
-    ...paths.map((path) => ({ name: `${path} (no cache)`, path, port: UNCACHED_PORT })),
+    ...paths.map((path) => ({ name: path, path, port: API_PORT, pid: api?.pid })),
+    ...paths.map((path) => ({ name: `${path} (no cache)`, path, port: UNCACHED_PORT, pid: uncachedApi?.pid })),
   ];
 
   // Warm both up (key cache, JIT, pools), then measure the floor and each endpoint in turn.
@@ -86,9 +87,21 @@ try {
   const floor = await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, SECONDS, none);
   const results = [];
   for (const target of targets) {
+    // What each request costs the read API process and Postgres (every postgres process), from /proc.
+    const cpu = () => ({ api: target.pid ? cpuSecondsOf(target.pid) : 0, postgres: serverCpuSeconds('postgres') });
+    const before = cpu();
+    const load = await runLoad(
+      { port: target.port, path: target.path, method: 'GET' },
+      CONCURRENCY,
+      SECONDS,
+      withNextKey,
+    );
+    const after = cpu();
+    const perRequestUs = (seconds: number) => (seconds / Math.max(1, load.requests)) * 1e6;
     results.push({
       ...target,
-      load: await runLoad({ port: target.port, path: target.path, method: 'GET' }, CONCURRENCY, SECONDS, withNextKey),
+      load,
+      cpuUs: { api: perRequestUs(after.api - before.api), postgres: perRequestUs(after.postgres - before.postgres) },
     });
   }
 
@@ -99,17 +112,19 @@ try {
   log(
     `  bare express floor                  ${Math.round(floor.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms  (same generator)`,
   );
-  for (const { name, load } of results) {
+  for (const { name, load, cpuUs } of results) {
     const ok = load.statuses[200] ?? 0;
     log(
-      `  ${name.padEnd(35)} ${Math.round(load.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${load.p50.toFixed(1)} ms  p99 ${load.p99.toFixed(1)} ms  ${((load.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (${ok} of ${load.requests} answered 200)`,
+      `  ${name.padEnd(35)} ${Math.round(load.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${load.p50.toFixed(1)} ms  p99 ${load.p99.toFixed(1)} ms  ${((load.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (${ok} of ${load.requests} answered 200)  CPU per request: read API ${Math.round(cpuUs.api)} µs, Postgres ${Math.round(cpuUs.postgres)} µs`,
     );
   }
-  for (const result of [results[0], results[paths.length]]) {
-    if (!result) continue;
+  // The cached API's p99 target is the spec era's 50 ms; uncached (issue 16), every endpoint >= 25 %
+  // of the floor with p99 < 100 ms.
+  for (const [i, result] of results.entries()) {
     const { load } = result;
+    const p99Target = i < paths.length ? 50 : 100;
     log(
-      `  targets for ${result.name}: p99 < 50 ms: ${load.p99 < 50 ? 'met' : 'MISSED'}; >= 25 % of floor: ${load.perSecond / floor.perSecond >= 0.25 ? 'met' : 'MISSED'}`,
+      `  targets for ${result.name}: p99 < ${p99Target} ms: ${load.p99 < p99Target ? 'met' : 'MISSED'}; >= 25 % of floor: ${load.perSecond / floor.perSecond >= 0.25 ? 'met' : 'MISSED'}`,
     );
   }
 
