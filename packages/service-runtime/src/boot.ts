@@ -9,10 +9,6 @@ interface BaseConfig {
   SHUTDOWN_TIMEOUT_MS: number;
 }
 
-/**
- * The whole of an app's main.ts: parse config once (a bad variable stops the app with a message
- * naming it, exit code 78 as sysexits' EX_CONFIG), build the logger, start, stop on SIGTERM/SIGINT.
- */
 export interface BootOptions {
   /**
    * Whether Prisma queries are the app's hot path (the read API and the console). The only
@@ -24,6 +20,10 @@ export interface BootOptions {
   queryBound?: boolean;
 }
 
+/**
+ * The whole of an app's main.ts: parse config once (a bad variable stops the app with a message
+ * naming it, exit code 78 as sysexits' EX_CONFIG), build the logger, start, stop on SIGTERM/SIGINT.
+ */
 export function bootApp<S extends z.ZodObject>(
   name: string,
   schema: S,

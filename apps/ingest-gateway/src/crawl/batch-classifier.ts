@@ -8,7 +8,7 @@ import {
 } from '@vt/attribution';
 import { bundledMatcher } from '@vt/catalogue-store';
 import { CRAWL_EVENT_CAPS, type CrawlVerification, crawlEventSchema, type KeptCrawlEvent } from '@vt/contracts';
-import { agentMemo, DecisionMemo } from './decision-memo.ts';
+import { agentMemo, DecisionMemo, ownCopy } from './decision-memo.ts';
 import { NeedleCursor, rawStringField } from './raw-fields.ts';
 import type { SignatureVerifier, SignedRequest } from './signature-verifier.ts';
 
@@ -53,6 +53,8 @@ export class BatchClassifier {
   private readonly braces = NeedleCursor.of('{');
   private readonly cursors = [this.backslash, this.agentKeys, this.hostKeys, this.refererKeys, this.braces];
   private readonly userAgents: DecisionMemo;
+  /** Where the string value stringValueAt or onlyValue found last ends (its closing quote). */
+  private valueEnd = 0;
 
   constructor(
     private readonly domain: string,
@@ -94,7 +96,7 @@ export class BatchClassifier {
     this.received++;
     if (line === undefined) {
       if (this.readableSeen && this.droppedOnRawText(start, end)) return;
-      line = start === 0 && end === text.length ? text : text.slice(start, end);
+      line = text.slice(start, end);
     }
     if (!this.mayBeKept(line)) {
       this.decideWithoutParsing(line);
@@ -148,38 +150,54 @@ export class BatchClassifier {
       if (keyEndsAt(text, at, '"signature')) return false; // a signed line names its agent there
       if (!keyEndsAt(text, at, '"user')) continue; // another key that ends in Agent
       if (userAgent !== ABSENT) return false; // twice: JSON.parse would keep the last
-      userAgent = stringValueAt(text, at + 'Agent"'.length, end);
+      userAgent = this.stringValueAt(at + 'Agent"'.length, end);
       if (userAgent === ODD) return false;
-      userAgentEnd = text.indexOf('"', userAgent);
+      userAgentEnd = this.valueEnd;
     }
     if (userAgent === ABSENT || this.userAgents.get(text, userAgent, userAgentEnd)) return false;
     const referer = this.onlyValue(this.refererKeys, 'referer"'.length, start, end);
-    if (referer === ODD || (referer !== ABSENT && AI_REFERERS.get(text, referer, text.indexOf('"', referer)))) {
-      return false;
-    }
+    if (referer === ODD || (referer !== ABSENT && AI_REFERERS.get(text, referer, this.valueEnd))) return false;
     const host = this.onlyValue(this.hostKeys, 'host"'.length, start, end);
     // A `{` before the host key may open an object the key is nested in: only parsing can tell.
     if (host < 0 || this.braces.within(start + 1, host)) return false;
-    const hostText = text.slice(host, text.indexOf('"', host));
+    const hostText = text.slice(host, this.valueEnd);
     if (!this.hostMatches(hostText)) this.missHost(hostText);
     return true;
   }
 
   /**
-   * Where the string value of the one key a cursor finds in the line starts (the key's name and
-   * closing quote: one of the cursor's hits is the key when a quote stands before it), ABSENT
-   * when there is no such key, ODD when only parsing can tell (twice, not a string, odd spacing).
+   * Where the string value of the one key a cursor finds in the line starts, its end in
+   * `valueEnd` (the key's name and closing quote: one of the cursor's hits is the key when a quote
+   * stands before it); ABSENT when there is no such key, ODD when only parsing can tell (twice,
+   * not a string, odd spacing).
    */
   private onlyValue(keys: NeedleCursor, needleLength: number, start: number, end: number): number {
     const { text } = this;
     let found = ABSENT;
+    let foundEnd = 0;
     for (let at = keys.next(start); at !== -1 && at < end; at = keys.next(at + 1)) {
       if (text.charCodeAt(at - 1) !== 0x22) continue; // the end of another key (`"ghost"`) or value
       if (found !== ABSENT) return ODD;
-      found = stringValueAt(text, at + needleLength, end);
+      found = this.stringValueAt(at + needleLength, end);
       if (found === ODD) return ODD;
+      foundEnd = this.valueEnd;
     }
+    this.valueEnd = foundEnd;
     return found;
+  }
+
+  /**
+   * In a line without escapes, where the string value starts when `:"` follows a key, its closing
+   * quote (the next `"`, inside the line as the line ends with `}`) in `valueEnd`; else ODD. Two
+   * numbers without allocating: this runs a few times a line.
+   */
+  private stringValueAt(afterKey: number, end: number): number {
+    const { text } = this;
+    if (text.charCodeAt(afterKey) !== 0x3a || text.charCodeAt(afterKey + 1) !== 0x22) return ODD;
+    const close = text.indexOf('"', afterKey + 2);
+    if (close === -1 || close >= end - 1) return ODD;
+    this.valueEnd = close;
+    return afterKey + 2;
   }
 
   /**
@@ -299,16 +317,6 @@ const ABSENT = -1;
 const ODD = -2;
 
 /**
- * In a line without escapes, where the string value starts when `:"` follows a key (its closing
- * quote is then the next `"`, inside the line as the line ends with `}`), else ODD.
- */
-function stringValueAt(text: string, afterKey: number, end: number): number {
-  if (text.charCodeAt(afterKey) !== 0x3a || text.charCodeAt(afterKey + 1) !== 0x22) return ODD;
-  const close = text.indexOf('"', afterKey + 2);
-  return close === -1 || close >= end - 1 ? ODD : afterKey + 2;
-}
-
-/**
  * Whether `prefix` stands right before `at` (charCodeAt in a loop: startsWith with a position
  * measured several times slower on this path).
  */
@@ -323,11 +331,6 @@ function keyEndsAt(text: string, at: number, prefix: string): boolean {
 function isSpaceAt(text: string, index: number): boolean {
   const c = text.charCodeAt(index);
   return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0a || c === 0xfeff || Number.isNaN(c);
-}
-
-/** A string that shares no memory with the text it was sliced from. */
-function ownCopy(text: string): string {
-  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

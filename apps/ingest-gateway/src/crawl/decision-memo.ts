@@ -34,12 +34,19 @@ export class DecisionMemo {
       this.byLength.set(end - start, known);
     }
     if (known.length < MAX_PER_LENGTH) {
-      // Copied: a slice would keep the whole chunk it was cut from alive.
-      known.push({ text: JSON.parse(JSON.stringify(text)) as string, yes });
+      known.push({ text: ownCopy(text), yes });
       this.size++;
     }
     return yes;
   }
+}
+
+/**
+ * A string that shares no memory with the text it was sliced from: a slice kept in a cache would
+ * keep the whole body chunk it was cut from alive.
+ */
+export function ownCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
 }
 
 const agentMemos = new WeakMap<AgentMatcher, DecisionMemo>();
