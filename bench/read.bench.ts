@@ -5,7 +5,8 @@
 // --keys API keys, starts one read-api process, and drives /v1/responses?limit=100, /v1/visibility
 // and /v1/tasks at --concurrency keep-alive connections, each request with the next key in turn.
 // In the same run and with the same load generator it measures a bare express route returning a
-// constant JSON body (the framework floor). Prints requests/s, p50/p99, the ratio to the floor, and
+// constant JSON body (the framework floor), and the same route after one `SELECT 1` on a pg pool (the
+// floor with one Postgres round trip per request). Prints requests/s, p50/p99, the ratio to the floor, and
 // the Postgres plans of the hot queries.
 // Also the CPU each request costs the read API process and Postgres (from /proc).
 // Options: --seconds N (10), --concurrency N (64), --keys N (200), --responses N (100000),
@@ -81,10 +82,12 @@ try {
 
   // Warm both up (key cache, JIT, pools), then measure the floor and each endpoint in turn.
   await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, 2, none);
+  await runLoad({ port: BARE_PORT, path: '/bare-query', method: 'GET' }, CONCURRENCY, 2, none);
   for (const target of targets) {
     await runLoad({ port: target.port, path: target.path, method: 'GET' }, CONCURRENCY, 2, withNextKey);
   }
   const floor = await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, SECONDS, none);
+  const queryFloor = await runLoad({ port: BARE_PORT, path: '/bare-query', method: 'GET' }, CONCURRENCY, SECONDS, none);
   const results = [];
   for (const target of targets) {
     // What each request costs the read API process and Postgres (every postgres process), from /proc.
@@ -111,6 +114,9 @@ try {
   );
   log(
     `  bare express floor                  ${Math.round(floor.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${floor.p50.toFixed(1)} ms  p99 ${floor.p99.toFixed(1)} ms  (same generator)`,
+  );
+  log(
+    `  bare express + one SELECT 1         ${Math.round(queryFloor.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${queryFloor.p50.toFixed(1)} ms  p99 ${queryFloor.p99.toFixed(1)} ms  ${((queryFloor.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (one Postgres round trip per request)`,
   );
   for (const { name, load, cpuUs } of results) {
     const ok = load.statuses[200] ?? 0;

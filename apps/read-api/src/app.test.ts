@@ -1,4 +1,5 @@
 import { readEndpoints } from '@vt/contracts';
+import { sqlReaderOf } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { createReadOperations } from '@vt/read-model';
 import { createProducerConnection } from '@vt/redis';
@@ -33,7 +34,7 @@ function appWith(checks: ReadinessCheck[], closing = false) {
     registry: createMetricsRegistry('read-api'),
     readinessChecks: checks,
     isClosing: () => closing,
-    routes: standardReadRoutes(createReadOperations(harness.db)),
+    routes: standardReadRoutes(createReadOperations(sqlReaderOf(harness.db))),
     authenticator: createApiKeyAuthenticator(harness.db, { cacheTtlMs: 1 }),
     answerCache: createAnswerCache({ ttlMs: 0, maxBytes: 1024 * 1024 }),
     rateLimiter: createReadRateLimiter({

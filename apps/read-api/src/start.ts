@@ -1,5 +1,6 @@
 import type { ReadApiConfig } from '@vt/config';
 import { readEndpoints } from '@vt/contracts';
+import { sqlReaderOf } from '@vt/db';
 import type { Logger } from '@vt/logger';
 import { createReadOperations } from '@vt/read-model';
 import { startHttpService } from '@vt/service-runtime';
@@ -29,7 +30,7 @@ export function startReadApi(config: ReadApiConfig, logger: Logger) {
         registry,
         readinessChecks,
         isClosing,
-        routes: standardReadRoutes(createReadOperations(db)),
+        routes: standardReadRoutes(createReadOperations(sqlReaderOf(db))),
         authenticator: createApiKeyAuthenticator(db, {
           cacheTtlMs: config.API_KEY_CACHE_TTL_MS,
           onLastUsedError: (err) => logger.warn({ err }, 'could not record an API key’s last use'),

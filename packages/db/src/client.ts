@@ -1,5 +1,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { registerClientPool } from './sql-reader.ts';
 
 export interface DatabaseConfig {
   DATABASE_URL: string;
@@ -15,7 +17,7 @@ export interface DatabaseConfig {
  * is down or the pool is exhausted) and no statement timeout.
  */
 export function createPrismaClient(config: DatabaseConfig, applicationName = 'vt'): PrismaClient {
-  const adapter = new PrismaPg({
+  const pool = new pg.Pool({
     connectionString: config.DATABASE_URL,
     max: config.DATABASE_POOL_MAX,
     connectionTimeoutMillis: config.DATABASE_CONNECT_TIMEOUT_MS,
@@ -23,5 +25,9 @@ export function createPrismaClient(config: DatabaseConfig, applicationName = 'vt
     statement_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS,
     application_name: applicationName,
   });
-  return new PrismaClient({ adapter });
+  // The pool is made here rather than by the adapter so `sqlReaderOf` can share it; `$disconnect`
+  // still ends it.
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  registerClientPool(client, pool);
+  return client;
 }

@@ -3,5 +3,6 @@ export { dropDatabase, ensureDatabaseExists } from './database-admin.ts';
 export * from './generated/prisma/client.ts';
 export { type AppliedMigration, applyMigrations, listMigrations } from './migrate.ts';
 export { processedJobsPruneTask } from './processed-jobs.ts';
+export { type SqlReader, sqlReaderOf } from './sql-reader.ts';
 export { isUniqueViolation } from './unique-violation.ts';
 export { addUtcDays, formatUtcDay, parseUtcDay, utcDay } from './utc-day.ts';

@@ -1,22 +1,22 @@
 import type { PromptRow, PropertyRow } from '@vt/contracts';
-import type { PrismaClient } from '@vt/db';
+import { Prisma, type SqlReader } from '@vt/db';
 import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
 import type { Page } from './read-scope.ts';
 
 /** The properties themselves: the key's scope already holds only its active paid properties. */
 export async function listProperties(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   page: Page,
 ): Promise<ListResult<PropertyRow>> {
   if (propertyIds.length === 0) return emptyList();
   const [records, counted] = await Promise.all([
-    db.$queryRaw<{ id: string; name: string; domain: string; plan: PropertyRow['plan']; created_at: Date }[]>`
+    sql.rows<{ id: string; name: string; domain: string; plan: PropertyRow['plan']; created_at: Date }>(Prisma.sql`
       SELECT id, name, domain, plan::text AS plan, created_at FROM properties
       WHERE ${inProperties('id', propertyIds)}
-      ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
-    db.$queryRaw<{ total: number }[]>`
-      SELECT count(*)::int AS total FROM properties WHERE ${inProperties('id', propertyIds)}`,
+      ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`),
+    sql.rows<{ total: number }>(Prisma.sql`
+      SELECT count(*)::int AS total FROM properties WHERE ${inProperties('id', propertyIds)}`),
   ]);
   return {
     data: records.map((record) => ({
@@ -31,20 +31,25 @@ export async function listProperties(
 }
 
 export async function listPrompts(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   page: Page,
 ): Promise<ListResult<PromptRow>> {
   if (propertyIds.length === 0) return emptyList();
   const [records, counted] = await Promise.all([
-    db.$queryRaw<
-      { id: string; property_id: string; text: string; tags: string[]; active: boolean; created_at: Date }[]
-    >`
+    sql.rows<{
+      id: string;
+      property_id: string;
+      text: string;
+      tags: string[];
+      active: boolean;
+      created_at: Date;
+    }>(Prisma.sql`
       SELECT id, property_id, text, tags, active, created_at FROM prompts
       WHERE ${inProperties('property_id', propertyIds)}
-      ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`,
-    db.$queryRaw<{ total: number }[]>`
-      SELECT count(*)::int AS total FROM prompts WHERE ${inProperties('property_id', propertyIds)}`,
+      ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`),
+    sql.rows<{ total: number }>(Prisma.sql`
+      SELECT count(*)::int AS total FROM prompts WHERE ${inProperties('property_id', propertyIds)}`),
   ]);
   return {
     data: records.map((record) => ({

@@ -1,5 +1,5 @@
 import type { CompetitorShare } from '@vt/contracts';
-import type { PrismaClient } from '@vt/db';
+import { Prisma, type SqlReader } from '@vt/db';
 import { pageOfGroups } from './aggregate-page.ts';
 import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 import type { DayRange, Page } from './read-scope.ts';
@@ -20,14 +20,15 @@ interface CompetitorRecord {
  * plus every competitor's, all within the range. Competitors never named still get a row (0).
  */
 export async function competitorShares(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   range: DayRange,
   page: Page,
 ): Promise<ListResult<CompetitorShare>> {
   if (propertyIds.length === 0) return emptyList();
   const { rows, total } = await pageOfGroups(
-    ({ limit, offset }) => db.$queryRaw<CompetitorRecord[]>`
+    ({ limit, offset }) =>
+      sql.rows<CompetitorRecord>(Prisma.sql`
       WITH named AS (
         SELECT competitor_id, count(*)::int AS mentions FROM response_competitor_mentions
         WHERE ${inProperties('property_id', propertyIds)} AND ${inDays('day', range)}
@@ -47,7 +48,7 @@ export async function competitorShares(
       SELECT *, (brand_mentions + sum(mentions) OVER (PARTITION BY property_id))::int AS voices,
         (count(*) OVER ())::int AS total_groups
       FROM competitor_rows
-      ORDER BY mentions DESC, name, id LIMIT ${limit} OFFSET ${offset}`,
+      ORDER BY mentions DESC, name, id LIMIT ${limit} OFFSET ${offset}`),
     page,
   );
   return {

@@ -10,7 +10,7 @@ import {
   type SourceUrlsQuery,
   type VisibilityQuery,
 } from '@vt/contracts';
-import type { PrismaClient } from '@vt/db';
+import type { SqlReader } from '@vt/db';
 import { listPrompts, listProperties } from './catalog.ts';
 import { competitorShares } from './competitors.ts';
 import type { ListResult } from './list-result.ts';
@@ -37,29 +37,29 @@ export type ReadOperation<Query = unknown> = (
 ) => Promise<ListResult<unknown> | { data: unknown } | null>;
 
 /** The plain functions behind every /v1 endpoint, keyed like the catalogue in @vt/contracts. */
-export function createReadOperations(db: PrismaClient): Record<ReadEndpointId, ReadOperation<never>> {
+export function createReadOperations(sql: SqlReader): Record<ReadEndpointId, ReadOperation<never>> {
   const scope = (request: ReadRequest<{ propertyId?: string }>) =>
     propertiesToRead(request.principal, request.query.propertyId);
   return {
     listResponses: (request: ReadRequest<ListResponsesQuery>) =>
-      listResponses(db, scope(request), request.query, request.range, request.page),
+      listResponses(sql, scope(request), request.query, request.range, request.page),
     getResponse: async (request: ReadRequest<Record<string, never>>) => {
       // Anything that is not a UUID cannot name a response: 404, never a 400, and no query.
       if (!request.id || !isUuid(request.id)) return null;
-      const response = await findResponse(db, request.principal.propertyIds, request.id.toLowerCase());
+      const response = await findResponse(sql, request.principal.propertyIds, request.id.toLowerCase());
       return response ? { data: response } : null;
     },
-    listTasks: (request: ReadRequest<ListTasksQuery>) => listTasks(db, scope(request), request.query, request.page),
+    listTasks: (request: ReadRequest<ListTasksQuery>) => listTasks(sql, scope(request), request.query, request.page),
     listProperties: (request: ReadRequest<ListPropertiesQuery>) =>
-      listProperties(db, request.principal.propertyIds, request.page),
-    listPrompts: (request: ReadRequest<ListPromptsQuery>) => listPrompts(db, scope(request), request.page),
+      listProperties(sql, request.principal.propertyIds, request.page),
+    listPrompts: (request: ReadRequest<ListPromptsQuery>) => listPrompts(sql, scope(request), request.page),
     getVisibility: (request: ReadRequest<VisibilityQuery>) =>
-      visibilitySeries(db, scope(request), request.query, request.range, request.page),
+      visibilitySeries(sql, scope(request), request.query, request.range, request.page),
     listCompetitors: (request: ReadRequest<CompetitorsQuery>) =>
-      competitorShares(db, scope(request), request.range, request.page),
+      competitorShares(sql, scope(request), request.range, request.page),
     listSources: (request: ReadRequest<SourcesQuery>) =>
-      citedDomains(db, scope(request), request.query, request.range, request.page),
+      citedDomains(sql, scope(request), request.query, request.range, request.page),
     listSourceUrls: (request: ReadRequest<SourceUrlsQuery>) =>
-      citedUrls(db, scope(request), request.query, request.range, request.page),
+      citedUrls(sql, scope(request), request.query, request.range, request.page),
   };
 }

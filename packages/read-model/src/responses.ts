@@ -1,5 +1,5 @@
 import type { ListResponsesQuery, ResponseDetail, ResponseRow } from '@vt/contracts';
-import { Prisma, type PrismaClient } from '@vt/db';
+import { Prisma, type SqlReader } from '@vt/db';
 import { emptyList, inDays, inProperties, type ListResult } from './list-result.ts';
 import type { DayRange, Page } from './read-scope.ts';
 
@@ -24,7 +24,7 @@ interface ResponseRecord {
 const RESPONSE_COLUMNS = Prisma.sql`
   r.id, r.prompt_id, p.text AS prompt, r.model, to_char(r.day, 'YYYY-MM-DD') AS date, r.mentioned,
   r.matched_term, r.position, r.sentiment, r.excerpt, pr.id AS property_id, pr.name AS property_name,
-  ARRAY(SELECT s.url FROM response_sources s WHERE s.response_id = r.id ORDER BY s.ordinal) AS source_urls`;
+  to_json(ARRAY(SELECT s.url FROM response_sources s WHERE s.response_id = r.id ORDER BY s.ordinal)) AS source_urls`;
 
 function toResponseRow(record: ResponseRecord): ResponseRow {
   // A verdict without a mention never carries mention details, whatever the collector stored.
@@ -45,9 +45,34 @@ function toResponseRow(record: ResponseRecord): ResponseRow {
   };
 }
 
+/** Past this offset, one property's page walks only ids and fetches its rows after. */
+const DEEP_OFFSET = 400;
+
+/**
+ * The page's answers with the columns the row needs. Usually they are read as the index walk
+ * visits each row: it visits the heap anyway, to check the property when several are read, and
+ * fetching the rows again by id (the way this was first written) cost Postgres about a fifth more
+ * per page. For one property deep in its list, though, the (property_id, day, id) index answers
+ * the walk alone (an index-only scan), so the skipped rows cost no heap visit: there the ids are
+ * walked first and only the page's rows fetched (at offset 1,000 that was 1.5 against 2.0 ms).
+ */
+function pageOfResponses(where: Prisma.Sql, properties: number, page: Page): Prisma.Sql {
+  const order = Prisma.sql`ORDER BY r.day DESC, r.id LIMIT ${page.limit} OFFSET ${page.offset}`;
+  if (properties === 1 && page.offset > DEEP_OFFSET) {
+    return Prisma.sql`
+      SELECT r.id, r.prompt_id, r.model, r.day, r.mentioned, r.matched_term, r.position, r.sentiment, r.excerpt,
+        r.property_id
+      FROM (SELECT r.id FROM responses r WHERE ${where} ${order}) AS ids JOIN responses r ON r.id = ids.id`;
+  }
+  return Prisma.sql`
+    SELECT r.id, r.prompt_id, r.model, r.day, r.mentioned, r.matched_term, r.position, r.sentiment, r.excerpt,
+      r.property_id
+    FROM responses r WHERE ${where} ${order}`;
+}
+
 /** Newest day first; ties by id so pages never overlap (matches the (day DESC, id) indexes). */
 export async function listResponses(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   query: ListResponsesQuery,
   range: DayRange,
@@ -60,66 +85,59 @@ export async function listResponses(
   if (query.mentioned !== undefined) filters.push(Prisma.sql`r.mentioned = ${query.mentioned}`);
   const where = Prisma.join(filters, ' AND ');
 
-  // The page and the count run side by side on two pooled connections.
-  const [records, counted] = await Promise.all([
-    db.$queryRaw<ResponseRecord[]>`
-      WITH page AS (
-        SELECT r.id FROM responses r WHERE ${where}
-        ORDER BY r.day DESC, r.id LIMIT ${page.limit} OFFSET ${page.offset}
-      )
-      SELECT ${RESPONSE_COLUMNS}
-      FROM page JOIN responses r ON r.id = page.id
-      JOIN prompts p ON p.id = r.prompt_id
-      JOIN properties pr ON pr.id = r.property_id
-      ORDER BY r.day DESC, r.id`,
-    countResponses(db, propertyIds, query, range, where),
-  ]);
-  return { data: records.map(toResponseRow), total: counted };
+  const total = countOfResponses(propertyIds, query, range, where);
+  // One statement for the page and its total (computed once, as an init plan): on a loaded
+  // machine each round trip to Postgres costs both processes more than the count itself.
+  const records = await sql.rows<ResponseRecord & { total: number }>(Prisma.sql`
+    WITH page AS MATERIALIZED (${pageOfResponses(where, propertyIds.length, page)})
+    SELECT ${RESPONSE_COLUMNS}, (${total}) AS total
+    FROM page r
+    JOIN prompts p ON p.id = r.prompt_id
+    JOIN properties pr ON pr.id = r.property_id
+    ORDER BY r.day DESC, r.id`);
+  const first = records[0];
+  if (first) return { data: records.map(toResponseRow), total: first.total };
+  // A page past the end (or nothing in range) has no row to carry the total.
+  const [counted] = await sql.rows<{ total: number }>(Prisma.sql`SELECT (${total}) AS total`);
+  return { data: [], total: counted?.total ?? 0 };
 }
 
 /**
- * The full match count. Without a prompt filter it is summed from the daily counts (a row per
- * property, day and model) instead of counting every answer of the range; one prompt's answers
- * are few, and are counted directly.
+ * The full match count, as a scalar subquery. Without a prompt filter it is summed from the daily
+ * counts (a row per property, day and model) instead of counting every answer of the range; one
+ * prompt's answers are few, and are counted directly.
  */
-async function countResponses(
-  db: PrismaClient,
+function countOfResponses(
   propertyIds: readonly string[],
   query: ListResponsesQuery,
   range: DayRange,
   where: Prisma.Sql,
-): Promise<number> {
-  if (query.promptId !== undefined) {
-    const [row] = await db.$queryRaw<
-      { total: number }[]
-    >`SELECT count(*)::int AS total FROM responses r WHERE ${where}`;
-    return row?.total ?? 0;
-  }
+): Prisma.Sql {
+  if (query.promptId !== undefined) return Prisma.sql`SELECT count(*)::int FROM responses r WHERE ${where}`;
   const counted =
     query.mentioned === undefined
       ? Prisma.sql`c.responses`
       : query.mentioned
         ? Prisma.sql`c.mentions`
         : Prisma.sql`c.responses - c.mentions`;
-  const [row] = await db.$queryRaw<{ total: number }[]>`
-    SELECT COALESCE(sum(${counted}), 0)::int AS total FROM response_daily_counts c
+  return Prisma.sql`
+    SELECT COALESCE(sum(${counted}), 0)::int FROM response_daily_counts c
     WHERE ${inProperties('c.property_id', propertyIds)}
       AND ${inDays('c.day', range)}
       ${query.model === undefined ? Prisma.empty : Prisma.sql`AND c.model = ${query.model}`}`;
-  return row?.total ?? 0;
 }
 
 export async function findResponse(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   id: string,
 ): Promise<ResponseDetail | null> {
   if (propertyIds.length === 0) return null;
-  const [record] = await db.$queryRaw<ResponseRecord[]>`
+  const [record] = await sql.rows<ResponseRecord>(Prisma.sql`
     SELECT ${RESPONSE_COLUMNS}, r.text
     FROM responses r
     JOIN prompts p ON p.id = r.prompt_id
     JOIN properties pr ON pr.id = r.property_id
-    WHERE r.id = ${id}::uuid AND ${inProperties('r.property_id', propertyIds)}`;
+    WHERE r.id = ${id}::uuid AND ${inProperties('r.property_id', propertyIds)}`);
   return record ? { ...toResponseRow(record), text: record.text ?? '' } : null;
 }

@@ -1,5 +1,5 @@
 import type { SourceDomain, SourcesQuery, SourceUrl, SourceUrlsQuery } from '@vt/contracts';
-import { Prisma, type PrismaClient } from '@vt/db';
+import { Prisma, type SqlReader } from '@vt/db';
 import { pageOfGroups } from './aggregate-page.ts';
 import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 import type { DayRange, Page } from './read-scope.ts';
@@ -12,7 +12,7 @@ function citationFilters(propertyIds: readonly string[], query: SourcesQuery, ra
 
 /** Cited domains, most cited first, with their share of every citation matching the filters. */
 export async function citedDomains(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   query: SourcesQuery,
   range: DayRange,
@@ -21,13 +21,18 @@ export async function citedDomains(
   if (propertyIds.length === 0) return emptyList();
   const where = Prisma.join(citationFilters(propertyIds, query, range), ' AND ');
   const { rows, total } = await pageOfGroups(
-    ({ limit, offset }) => db.$queryRaw<
-      { domain: string; citations: number; responses: number; all_citations: number; total_groups: number }[]
-    >`
+    ({ limit, offset }) =>
+      sql.rows<{
+        domain: string;
+        citations: number;
+        responses: number;
+        all_citations: number;
+        total_groups: number;
+      }>(Prisma.sql`
       SELECT domain, count(*)::int AS citations, count(DISTINCT response_id)::int AS responses,
         (sum(count(*)) OVER ())::int AS all_citations, (count(*) OVER ())::int AS total_groups
       FROM response_sources WHERE ${where}
-      GROUP BY domain ORDER BY citations DESC, domain LIMIT ${limit} OFFSET ${offset}`,
+      GROUP BY domain ORDER BY citations DESC, domain LIMIT ${limit} OFFSET ${offset}`),
     page,
   );
   return {
@@ -43,7 +48,7 @@ export async function citedDomains(
 
 /** Cited URLs, most cited first, with the first and last day in the range each was cited. */
 export async function citedUrls(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   query: SourceUrlsQuery,
   range: DayRange,
@@ -54,8 +59,8 @@ export async function citedUrls(
   if (query.domain !== undefined) filters.push(Prisma.sql`domain = ${query.domain}`);
   const where = Prisma.join(filters, ' AND ');
   const { rows, total } = await pageOfGroups(
-    ({ limit, offset }) => db.$queryRaw<
-      {
+    ({ limit, offset }) =>
+      sql.rows<{
         url: string;
         domain: string;
         citations: number;
@@ -63,13 +68,12 @@ export async function citedUrls(
         first_seen: string;
         last_seen: string;
         total_groups: number;
-      }[]
-    >`
+      }>(Prisma.sql`
       SELECT url, domain, count(*)::int AS citations, count(DISTINCT response_id)::int AS responses,
         to_char(min(day), 'YYYY-MM-DD') AS first_seen, to_char(max(day), 'YYYY-MM-DD') AS last_seen,
         (count(*) OVER ())::int AS total_groups
       FROM response_sources WHERE ${where}
-      GROUP BY url, domain ORDER BY citations DESC, url LIMIT ${limit} OFFSET ${offset}`,
+      GROUP BY url, domain ORDER BY citations DESC, url LIMIT ${limit} OFFSET ${offset}`),
     page,
   );
   return {

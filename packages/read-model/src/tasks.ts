@@ -1,5 +1,5 @@
 import type { ListTasksQuery, TaskRow } from '@vt/contracts';
-import { Prisma, type PrismaClient } from '@vt/db';
+import { Prisma, type SqlReader } from '@vt/db';
 import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
 import type { Page } from './read-scope.ts';
 
@@ -21,7 +21,7 @@ interface TaskRecord {
 
 /** Accepted tasks only: a proposed or declined plan step is never served. Newest created first, ties by id. */
 export async function listTasks(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   query: ListTasksQuery,
   page: Page,
@@ -32,7 +32,7 @@ export async function listTasks(
   const where = Prisma.join(filters, ' AND ');
 
   const [records, counted] = await Promise.all([
-    db.$queryRaw<TaskRecord[]>`
+    sql.rows<TaskRecord>(Prisma.sql`
       WITH page AS (
         SELECT t.* FROM tasks t WHERE ${where}
         ORDER BY t.created_at DESC, t.id LIMIT ${page.limit} OFFSET ${page.offset}
@@ -45,8 +45,8 @@ export async function listTasks(
           FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = page.id
         ), '[]'::json) AS labels
       FROM page LEFT JOIN users u ON u.id = page.assignee_id
-      ORDER BY page.created_at DESC, page.id`,
-    db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM tasks t WHERE ${where}`,
+      ORDER BY page.created_at DESC, page.id`),
+    sql.rows<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM tasks t WHERE ${where}`),
   ]);
   return {
     data: records.map((record) => ({

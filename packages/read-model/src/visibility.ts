@@ -1,5 +1,5 @@
 import type { VisibilityPoint, VisibilityQuery } from '@vt/contracts';
-import { Prisma, type PrismaClient } from '@vt/db';
+import { Prisma, type SqlReader } from '@vt/db';
 import { pageOfGroups } from './aggregate-page.ts';
 import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 import type { DayRange, Page } from './read-scope.ts';
@@ -17,7 +17,7 @@ interface PointRecord {
 
 /** One point per (day, property, model) with answers; newest day first, then property id and model. */
 export async function visibilitySeries(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   query: VisibilityQuery,
   range: DayRange,
@@ -26,8 +26,8 @@ export async function visibilitySeries(
   if (propertyIds.length === 0) return emptyList();
   const { rows, total } =
     query.promptId === undefined
-      ? await pageOfGroups((page) => fromDailyCounts(db, propertyIds, query, range, page), page)
-      : await pageOfGroups((page) => fromOnePromptsAnswers(db, propertyIds, query, range, page), page);
+      ? await pageOfGroups((page) => fromDailyCounts(sql, propertyIds, query, range, page), page)
+      : await pageOfGroups((page) => fromOnePromptsAnswers(sql, propertyIds, query, range, page), page);
   return {
     data: rows.map((row) => ({
       date: row.date,
@@ -45,13 +45,13 @@ export async function visibilitySeries(
 
 /** The series as kept by the daily counts: one row per point already. */
 function fromDailyCounts(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   query: VisibilityQuery,
   range: DayRange,
   page: Page,
 ) {
-  return db.$queryRaw<PointRecord[]>`
+  return sql.rows<PointRecord>(Prisma.sql`
     SELECT to_char(day, 'YYYY-MM-DD') AS date, property_id, model, responses, mentions,
       CASE WHEN position_count > 0 THEN position_sum::float8 / position_count END AS average_position,
       CASE WHEN sentiment_count > 0 THEN sentiment_sum / sentiment_count END AS average_sentiment,
@@ -59,12 +59,12 @@ function fromDailyCounts(
     FROM response_daily_counts
     WHERE ${inProperties('property_id', propertyIds)} AND ${inDays('day', range)}
       AND responses > 0 ${query.model === undefined ? Prisma.empty : Prisma.sql`AND model = ${query.model}`}
-    ORDER BY day DESC, property_id, model LIMIT ${page.limit} OFFSET ${page.offset}`;
+    ORDER BY day DESC, property_id, model LIMIT ${page.limit} OFFSET ${page.offset}`);
 }
 
 /** The daily counts do not split by prompt: one prompt's answers (a few per day) are grouped directly. */
 function fromOnePromptsAnswers(
-  db: PrismaClient,
+  sql: SqlReader,
   propertyIds: readonly string[],
   query: VisibilityQuery,
   range: DayRange,
@@ -76,7 +76,7 @@ function fromOnePromptsAnswers(
     Prisma.sql`prompt_id = ${query.promptId}::uuid`,
   ];
   if (query.model !== undefined) filters.push(Prisma.sql`model = ${query.model}`);
-  return db.$queryRaw<PointRecord[]>`
+  return sql.rows<PointRecord>(Prisma.sql`
     SELECT to_char(day, 'YYYY-MM-DD') AS date, property_id, model,
       count(*)::int AS responses,
       count(*) FILTER (WHERE mentioned)::int AS mentions,
@@ -85,5 +85,5 @@ function fromOnePromptsAnswers(
       (count(*) OVER ())::int AS total_groups
     FROM responses WHERE ${Prisma.join(filters, ' AND ')}
     GROUP BY day, property_id, model
-    ORDER BY day DESC, property_id, model LIMIT ${page.limit} OFFSET ${page.offset}`;
+    ORDER BY day DESC, property_id, model LIMIT ${page.limit} OFFSET ${page.offset}`);
 }

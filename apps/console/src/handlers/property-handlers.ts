@@ -1,7 +1,7 @@
 import { canManageTeam } from '@vt/accounts';
 import { DEFAULT_RANGE_DAYS } from '@vt/contracts';
 import { ACTIVITY_MAX_DAYS, OperationError } from '@vt/contracts/console';
-import { addUtcDays, formatUtcDay, parseUtcDay, utcDay } from '@vt/db';
+import { addUtcDays, formatUtcDay, parseUtcDay, sqlReaderOf, utcDay } from '@vt/db';
 import {
   addCompetitor,
   addPrompt,
@@ -58,6 +58,7 @@ const asDays = (range: { from: Date; to: Date }) => ({ from: formatUtcDay(range.
 
 /** Properties, their setup dialogs, delivery logs and activity, always within the current team. */
 export function propertyHandlers({ db, connection, now, requestRejudge }: HandlerDeps) {
+  const sql = sqlReaderOf(db);
   const property = (teamId: string, params: Record<string, string>) =>
     findTeamProperty(db, teamId, params.id as string);
   const answer = async (p: Parameters<typeof propertyDetail>[1]) => ({ property: await propertyDetail(db, p) });
@@ -151,25 +152,25 @@ export function propertyHandlers({ db, connection, now, requestRejudge }: Handle
     getVisibilityOverTime: async ({ team, params, query }) => {
       const { id } = await property(team.teamId, params);
       const days = asDays(dayRange(query, now()));
-      const { data } = await visibilitySeries(db, [id], { model: query.model }, days, EVERY_ROW);
+      const { data } = await visibilitySeries(sql, [id], { model: query.model }, days, EVERY_ROW);
       return { propertyId: id, ...days, points: data };
     },
     listPropertyResponses: async ({ team, params, query }) => {
       const { id } = await property(team.teamId, params);
       const page = pageOf(query);
-      const list = await listResponses(db, [id], query, asDays(dayRange(query, now())), page);
+      const list = await listResponses(sql, [id], query, asDays(dayRange(query, now())), page);
       return { ...list, ...page };
     },
     getShareOfVoice: async ({ team, params, query }) => {
       const { id } = await property(team.teamId, params);
       const days = asDays(dayRange(query, now()));
-      const { data } = await competitorShares(db, [id], days, EVERY_ROW);
+      const { data } = await competitorShares(sql, [id], days, EVERY_ROW);
       return { propertyId: id, ...days, competitors: data };
     },
     listPropertyTasks: async ({ team, params, query }) => {
       const { id } = await property(team.teamId, params);
       const page = pageOf(query);
-      return { ...(await listTasks(db, [id], query, page)), ...page };
+      return { ...(await listTasks(sql, [id], query, page)), ...page };
     },
   } satisfies Partial<ConsoleHandlers>;
 }

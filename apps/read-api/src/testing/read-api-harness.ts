@@ -1,3 +1,4 @@
+import { sqlReaderOf } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { createReadOperations } from '@vt/read-model';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
@@ -45,7 +46,7 @@ export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
     registry: createMetricsRegistry('read-api'),
     readinessChecks: [],
     isClosing: () => false,
-    routes: [...standardReadRoutes(createReadOperations(db)), ...(options.extraRoutes ?? [])],
+    routes: [...standardReadRoutes(createReadOperations(sqlReaderOf(db))), ...(options.extraRoutes ?? [])],
     // Counted, so a test can tell an answer given without reading the key.
     authenticator: {
       authenticate: (authorization) => {
