@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { ROOT } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
 import { configReference, embeddedConfigReference } from '../apps/ops/src/cli/commands/docs-config.ts';
@@ -31,5 +31,35 @@ describe('README', () => {
       (name) => !name.startsWith('@vt/') && !name.startsWith('@types/') && !table.includes(name),
     );
     expect(undocumented).toEqual([]);
+  });
+
+  it('mints ids with what stock Debian has: no uuidgen in the README or the recipes', () => {
+    const recipes = readdirSync(`${ROOT}deploy/shippers`, { recursive: true, encoding: 'utf8' }).map((f) =>
+      statSync(`${ROOT}deploy/shippers/${f}`).isDirectory() ? '' : readFileSync(`${ROOT}deploy/shippers/${f}`, 'utf8'),
+    );
+    expect([readme, ...recipes].filter((text) => text.includes('uuidgen'))).toEqual([]);
+    expect(readme).toContain('$(cat /proc/sys/kernel/random/uuid)');
+  });
+
+  it('links every log-shipper recipe, and says which were run and which only checked against a schema', () => {
+    const section = readme.slice(
+      readme.indexOf('### Log-shipper recipes'),
+      readme.indexOf('### The AI agent catalogue'),
+    );
+    const files = readdirSync(`${ROOT}deploy/shippers`, { recursive: true, encoding: 'utf8' }).filter((f) =>
+      /\.(conf|sh|ya?ml)$/.test(f),
+    );
+    expect(files.length).toBeGreaterThanOrEqual(7);
+    for (const file of files) expect(section).toContain(`](deploy/shippers/${file})`);
+    const rows = section.split('\n').filter((line) => line.startsWith('| ['));
+    const testedAs = (name: string) =>
+      rows
+        .find((row) => row.includes(`deploy/shippers/${name}`))
+        ?.split('|')
+        .at(-2);
+    for (const name of ['nginx/', 'apache/', 'ship-crawl-log.sh']) expect(testedAs(name)).toContain('run here');
+    for (const name of ['vector/', 'fluent-bit/', 'filebeat/']) {
+      expect(testedAs(name)).toContain('checked against the documented schema, not run here');
+    }
   });
 });

@@ -13,6 +13,8 @@ import { SHIPPERS } from './web-servers.ts';
 // The option names below are copied from the documentation cited above each schema.
 
 const read = (path: string) => readFileSync(join(SHIPPERS, path), 'utf8');
+/** `${NAME}` as the recipes write it: each tool puts the environment variable's value there. */
+const env = (name: string) => `\${${name}}`;
 const gateway = parseConfig('ingest-gateway', APP_CONFIG_SCHEMAS['ingest-gateway'], {});
 const GATEWAY_MAX_LINE_BYTES = 1024 * 1024; // body-stream.ts: a longer line is unreadable
 // The file the nginx recipe's access_log lines write (the Apache recipe writes the same name).
@@ -21,7 +23,7 @@ const LOG_FILE = /access_log (\S+) ai_ingest if=/.exec(read('nginx/ai-ingest.con
 describe('the recipes for agents share the web-server recipes’ log', () => {
   it('names one file, the one both web-server recipes write', () => {
     expect(LOG_FILE).toBe('/var/log/nginx/ai_ingest.ndjson');
-    expect(read('apache/ai-ingest.conf')).toContain('GlobalLog ${APACHE_LOG_DIR}/ai_ingest.ndjson ai_ingest ');
+    expect(read('apache/ai-ingest.conf')).toContain(`GlobalLog ${env('APACHE_LOG_DIR')}/ai_ingest.ndjson ai_ingest `);
   });
 });
 
@@ -129,9 +131,9 @@ describe('deploy/shippers/vector/vector.yaml (checked against the documented sch
     expect(source.max_line_bytes).toBeGreaterThanOrEqual(GATEWAY_MAX_LINE_BYTES);
     expect(sink.inputs).toEqual(['ai_ingest_log']);
     expect(sink).toMatchObject({
-      uri: '${INGEST_URL}',
+      uri: env('INGEST_URL'),
       method: 'post',
-      auth: { strategy: 'bearer', token: '${CRAWL_TOKEN}' },
+      auth: { strategy: 'bearer', token: env('CRAWL_TOKEN') },
       encoding: { codec: 'text' },
       framing: { method: 'newline_delimited' },
       compression: 'gzip',
@@ -220,11 +222,11 @@ describe('deploy/shippers/fluent-bit/fluent-bit.yaml (checked against the docume
     expect(config.parsers).toEqual([{ name: input.parser, format: 'json' }]);
     expect(output.match).toBe(input.tag);
     expect(output).toMatchObject({
-      uri: '/api/ingest/crawl/${PROPERTY_ID}',
+      uri: `/api/ingest/crawl/${env('PROPERTY_ID')}`,
       format: 'json_lines',
       json_date_key: false,
       compress: 'gzip',
-      header: ['Authorization Bearer ${CRAWL_TOKEN}'],
+      header: [`Authorization Bearer ${env('CRAWL_TOKEN')}`],
       tls: 'on',
     });
     expect(output.retry_limit).toBeGreaterThan(0);
@@ -304,12 +306,12 @@ describe('deploy/shippers/filebeat (checked against the documented schema, not r
     expect(pipeline.filter?.[0]).toEqual({ name: 'json', options: { source: 'message' } });
     const http = pipeline.output?.[0]?.options;
     expect(http).toMatchObject({
-      url: '${INGEST_URL}',
+      url: env('INGEST_URL'),
       http_method: 'post',
       format: 'json_batch',
       content_type: 'application/json',
       http_compression: true,
-      headers: { Authorization: 'Bearer ${CRAWL_TOKEN}' },
+      headers: { Authorization: `Bearer ${env('CRAWL_TOKEN')}` },
     });
     // Retried: what the spec says to retry, and nothing it says not to.
     expect(http?.retryable_codes).toEqual([429, 500, 502, 503, 504]);

@@ -10,6 +10,7 @@ import { freePort, ROOT } from '@vt/test-support';
 // Debian's nginx and apache2, run as the recipes in deploy/shippers configure them: each server
 // gets a directory of its own (config, document root, pid, logs), listens on a free loopback port
 // and writes the recipe's log there. `.ci/run` installs both packages; a missing binary fails.
+// Debian installs both in /usr/sbin, which a non-root PATH may lack.
 
 export const SHIPPERS = join(ROOT, 'deploy/shippers');
 export const SHIP_SCRIPT = join(SHIPPERS, 'ship-crawl-log.sh');
@@ -60,9 +61,13 @@ http {
 }
 `,
   );
-  const child = spawn('nginx', ['-e', `${dir}/error.log`, '-p', dir, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    '/usr/sbin/nginx',
+    ['-e', `${dir}/error.log`, '-p', dir, '-c', `${dir}/nginx.conf`, '-g', 'daemon off;'],
+    {
+      stdio: 'ignore',
+    },
+  );
   await listening(child, port, `${dir}/error.log`);
   return server(child, port, dir, join(dir, 'ai_ingest.ndjson'), `kill -USR1 $(cat ${dir}/nginx.pid)`);
 }
@@ -105,7 +110,7 @@ Include ${join(SHIPPERS, 'apache/ai-ingest.conf')}
 </VirtualHost>
 `,
   );
-  const child = spawn('apache2', ['-f', `${dir}/apache2.conf`, '-DFOREGROUND'], { stdio: 'ignore' });
+  const child = spawn('/usr/sbin/apache2', ['-f', `${dir}/apache2.conf`, '-DFOREGROUND'], { stdio: 'ignore' });
   await listening(child, port, `${dir}/error.log`);
   return server(child, port, dir, join(dir, 'ai_ingest.ndjson'), `kill -USR1 $(cat ${dir}/apache2.pid)`);
 }
