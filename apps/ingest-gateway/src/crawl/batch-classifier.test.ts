@@ -149,17 +149,40 @@ describe('the raw-text decision agrees with parsing on lines shaped to mislead i
     ['a referer that is not a string', `{${base},"host":"example.com","userAgent":"Mozilla/5.0","referer":null}`, {}],
     ['an unterminated user agent', `{${base},"host":"example.com","userAgent":"Mozilla/5.0}`, { unreadable: 1 }],
     [
+      'empty Web Bot Auth headers, as a log format that always writes them leaves them',
+      `{${base},"host":"example.com","userAgent":"Mozilla/5.0","signature":"","signatureInput":"","signatureAgent":""}`,
+      {},
+    ],
+    [
+      'empty Web Bot Auth headers on an AI crawler',
+      `{${base},"host":"example.com","userAgent":"GPTBot/1.1","signature":"","signatureInput":"","signatureAgent":""}`,
+      { crawler: 'GPTBot' },
+    ],
+    [
+      'a Signature-Agent on an ordinary user agent',
+      `{${base},"host":"example.com","userAgent":"Mozilla/5.0","signature":"sig1=:AA==:","signatureInput":"sig1=()","signatureAgent":"https://chatgpt.com"}`,
+      { crawler: 'ChatGPT Agent' },
+    ],
+    [
+      'an empty Signature-Agent, then a real one (JSON.parse keeps the last)',
+      `{${base},"host":"example.com","userAgent":"Mozilla/5.0","signature":"sig1=:AA==:","signatureInput":"sig1=()","signatureAgent":"","signatureAgent":"https://chatgpt.com"}`,
+      { crawler: 'ChatGPT Agent' },
+    ],
+    [
       'Unicode white space around it',
       ` \u00a0{${base},"host":"example.com","userAgent":"GPTBot/1.1"}\u2028 `,
       { crawler: 'GPTBot' },
     ],
   ];
-  it.each(cases)('%s', (_name, line, expected) => {
+  // Signed lines are kept as their agent once their signatures are checked; any answer will do here.
+  const signatures = { verify: async () => 'unverified' as const };
+  it.each(cases)('%s', async (_name, line, expected) => {
     const classifier = new BatchClassifier('example.com', ips);
     classifier.useText(`${plain}\n${line}\n${plain}`);
     classifier.lineAt(0, plain.length);
     classifier.lineAt(plain.length + 1, plain.length + 1 + line.length);
     classifier.lineAt(plain.length + line.length + 2, 2 * plain.length + line.length + 2);
+    await classifier.settleSignatures(signatures);
     const summary = classifier.summary();
     expect(summary.received).toBe(3);
     expect(summary.unreadable).toBe(expected.unreadable ?? 0);

@@ -147,7 +147,15 @@ export class BatchClassifier {
     let userAgent = ABSENT;
     let userAgentEnd = 0;
     for (let at = this.agentKeys.next(start); at !== -1 && at < end; at = this.agentKeys.next(at + 1)) {
-      if (keyEndsAt(text, at, '"signature')) return false; // a signed line names its agent there
+      if (keyEndsAt(text, at, '"signature')) {
+        // A signed line names its agent there. An empty Signature-Agent signs nothing (the event
+        // schema drops it), and log formats that always write the three headers leave it empty on
+        // nearly every line: only a non-empty one needs the full decision (given twice, whichever
+        // JSON.parse keeps, the line is signed only if one is non-empty).
+        const value = this.stringValueAt(at + 'Agent"'.length, end);
+        if (value === ODD || this.valueEnd !== value) return false;
+        continue;
+      }
       if (!keyEndsAt(text, at, '"user')) continue; // another key that ends in Agent
       if (userAgent !== ABSENT) return false; // twice: JSON.parse would keep the last
       userAgent = this.stringValueAt(at + 'Agent"'.length, end);
