@@ -1,0 +1,32 @@
+import { expectSecurityHeaders } from '@vt/test-support';
+import express, { type RequestHandler } from 'express';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { configuredHelmet, securityHeaders } from './security-headers.ts';
+
+/** The headers of a real answer from an app with `middleware` in front of one route. */
+async function answerHeaders(middleware: RequestHandler, path = '/anything?x=1') {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(middleware);
+  app.get('/*splat', (_req, res) => {
+    res.json({ ok: true });
+  });
+  const res = await request(app).get(path).set('origin', 'https://elsewhere.example');
+  // What differs from one answer to the next whatever the middleware: not security headers.
+  const { date: _date, etag: _etag, ...headers } = res.headers as Record<string, string>;
+  return headers;
+}
+
+describe('securityHeaders', () => {
+  it('sends exactly the headers helmet itself sends, on every path', async () => {
+    for (const path of ['/', '/v1/responses?limit=5', '/console/app.js']) {
+      const expected = await answerHeaders(configuredHelmet(), path);
+      expect(await answerHeaders(securityHeaders(), path)).toEqual(expected);
+    }
+  });
+
+  it('sends the headers the apps promise (nosniff, frame, referrer, HSTS, CSP without upgrades)', async () => {
+    expectSecurityHeaders(await answerHeaders(securityHeaders()));
+  });
+});
