@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -94,6 +94,26 @@ describe('the README’s examples, run as written', () => {
       timeout: 30_000,
     });
     expect(stdout).toContain('status: 200');
+    expect(stdout).toContain("platform: 'chatgpt'");
+  });
+
+  it('[LEAD-4] the Standard Webhooks example runs with the standardwebhooks package, signing with the secret as shown', async () => {
+    const shop = await property();
+    const file = /saved as\s+`([\w-]+\.mjs)`:/.exec(readme)?.[1];
+    expect(file).toBe('send-lead-standard.mjs');
+    // As `npm install standardwebhooks` would leave it: the package in node_modules beside the file.
+    mkdirSync(join(work, 'node_modules'), { recursive: true });
+    symlinkSync(realpathSync(join(ROOT, 'node_modules/standardwebhooks')), join(work, 'node_modules/standardwebhooks'));
+    writeFileSync(join(work, file!), example('js', "from 'standardwebhooks'"));
+    const { stdout } = await run(process.execPath, [file!], {
+      cwd: work,
+      env: {
+        WEBHOOK_URL: `${gateway.url}/api/webhooks/leads/${shop.id}`,
+        WEBHOOK_SECRET: deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, shop.id),
+      },
+      timeout: 30_000,
+    });
+    expect(stdout).toMatch(/^200 /);
     expect(stdout).toContain("platform: 'chatgpt'");
   });
 });

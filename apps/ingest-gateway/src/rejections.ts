@@ -25,6 +25,12 @@ interface Entry<A extends unknown[]> {
   hasReason?: false;
 }
 
+/**
+ * Which headers a lead delivery came with: the spec's `x-webhook-id`, `x-webhook-timestamp` and
+ * `x-webhook-signature`, or Standard Webhooks' `webhook-id`, `webhook-timestamp` and `webhook-signature`.
+ */
+export type WebhookHeaders = 'x-webhook' | 'webhook';
+
 /** Why a crawl body is unreadable: a gzip stream that does not inflate, or not one readable line. */
 type UnreadableCause = 'corrupt_gzip' | 'no_readable_line';
 
@@ -119,26 +125,32 @@ export const LEAD_REJECTIONS = {
   }),
   missing_event_id: entry({
     status: 400,
-    error: (length: number) =>
+    error: (length: number, headers: WebhookHeaders = 'x-webhook') =>
       length > 0
-        ? `x-webhook-id is ${length} characters; at most ${LEAD_WEBHOOK_LIMITS.maxEventIdLength} are allowed`
-        : 'No x-webhook-id header',
-    hint: `Send a unique id of at most ${LEAD_WEBHOOK_LIMITS.maxEventIdLength} characters per lead in x-webhook-id, and reuse it when you retry.`,
+        ? `${headers}-id is ${length} characters; at most ${LEAD_WEBHOOK_LIMITS.maxEventIdLength} are allowed`
+        : 'No x-webhook-id header (nor a Standard Webhooks webhook-id)',
+    hint: (_length: number, headers: WebhookHeaders = 'x-webhook') =>
+      `Send a unique id of at most ${LEAD_WEBHOOK_LIMITS.maxEventIdLength} characters per lead in ${headers}-id, and reuse it when you retry.`,
   }),
   missing_timestamp: entry({
     status: 400,
-    error: 'No x-webhook-timestamp header',
-    hint: 'Send the current time in Unix seconds in x-webhook-timestamp, and sign it.',
+    error: (headers: WebhookHeaders = 'x-webhook') => `No ${headers}-timestamp header`,
+    hint: (headers: WebhookHeaders = 'x-webhook') =>
+      `Send the current time in Unix seconds in ${headers}-timestamp, and sign it.`,
   }),
   stale_timestamp: entry({
     status: 400,
-    error: 'x-webhook-timestamp is not Unix seconds within five minutes of the service clock',
+    error: (headers: WebhookHeaders = 'x-webhook') =>
+      `${headers}-timestamp is not Unix seconds within five minutes of the service clock`,
     hint: 'Stamp each attempt with the current Unix time in seconds (check the sender clock), sign again and resend.',
   }),
   missing_signature: entry({
     status: 401,
-    error: 'No x-webhook-signature header',
-    hint: 'Sign {id}.{timestamp}.{body} with HMAC-SHA256 and the signing secret; send the lowercase hex digest.',
+    error: (headers: WebhookHeaders = 'x-webhook') => `No ${headers}-signature header`,
+    hint: (headers: WebhookHeaders = 'x-webhook') =>
+      headers === 'webhook'
+        ? 'Sign with a Standard Webhooks library and the signing secret; send its v1,<base64> signature.'
+        : 'Sign {id}.{timestamp}.{body} with HMAC-SHA256 and the signing secret; send the lowercase hex digest.',
   }),
   body_too_large: entry({
     status: 413,
@@ -148,7 +160,10 @@ export const LEAD_REJECTIONS = {
   invalid_signature: entry({
     status: 401,
     error: 'The signature does not match {id}.{timestamp}.{body}',
-    hint: 'Sign the exact bytes you send, with this property’s signing secret as UTF-8, and send the lowercase hex HMAC-SHA256.',
+    hint: (headers: WebhookHeaders = 'x-webhook') =>
+      headers === 'webhook'
+        ? 'Sign the exact bytes you send with a Standard Webhooks library and this property’s signing secret (whsec_…, as shown).'
+        : 'Sign the exact bytes you send, with this property’s signing secret as UTF-8, and send the lowercase hex HMAC-SHA256.',
   }),
   invalid_json: entry({
     status: 400,

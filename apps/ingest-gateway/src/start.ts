@@ -48,6 +48,10 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
           keyPrefix: config.QUEUE_PREFIX,
           logger,
           signingKey: config.WEBHOOK_SIGNING_KEY,
+          previousSigningKey:
+            config.WEBHOOK_SIGNING_KEY_PREVIOUS && config.WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL
+              ? { key: config.WEBHOOK_SIGNING_KEY_PREVIOUS, until: config.WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL }
+              : undefined,
         },
         registry,
         readinessChecks,

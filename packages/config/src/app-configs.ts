@@ -11,8 +11,10 @@ import {
   logEnv,
   nonNegativeInt,
   positiveInt,
+  previousWebhookSigningKeyEnv,
   readApiPortEnv,
   redisEnv,
+  requireWholeOverlap,
   serviceEnv,
   webhookSigningKeyEnv,
 } from './env-fragments.ts';
@@ -20,25 +22,28 @@ import {
 // Every app's environment contract, in one place so the README's configuration table, the
 // docker-compose check and the apps themselves read the same schemas.
 
-export const ingestGatewayConfigSchema = z.object({
-  ...ingestGatewayPortEnv,
-  ...serviceEnv,
-  ...crawlTokenSecretEnv,
-  ...webhookSigningKeyEnv,
-  CRAWL_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024).describe(
-    'Largest crawl ingest body accepted on the wire (gzip or not); larger answers 413.',
-  ),
-  CRAWL_MAX_INFLATED_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(100 * 1024 * 1024, 'must be at most 104857600 (100 MiB)')
-    .default(100 * 1024 * 1024)
-    .describe('Largest crawl ingest body after gunzip (decompression bombs); at most 100 MiB.'),
-  CRAWLER_RANGES_REFRESH_SECONDS: positiveInt(300).describe(
-    'How often the gateway reloads the AI crawler IP ranges stored by `ops crawlers refresh`.',
-  ),
-});
+export const ingestGatewayConfigSchema = z
+  .object({
+    ...ingestGatewayPortEnv,
+    ...serviceEnv,
+    ...crawlTokenSecretEnv,
+    ...webhookSigningKeyEnv,
+    CRAWL_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024).describe(
+      'Largest crawl ingest body accepted on the wire (gzip or not); larger answers 413.',
+    ),
+    CRAWL_MAX_INFLATED_BYTES: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(100 * 1024 * 1024, 'must be at most 104857600 (100 MiB)')
+      .default(100 * 1024 * 1024)
+      .describe('Largest crawl ingest body after gunzip (decompression bombs); at most 100 MiB.'),
+    CRAWLER_RANGES_REFRESH_SECONDS: positiveInt(300).describe(
+      'How often the gateway reloads the AI crawler IP ranges stored by `ops crawlers refresh`.',
+    ),
+    ...previousWebhookSigningKeyEnv,
+  })
+  .superRefine(requireWholeOverlap);
 export type IngestGatewayConfig = z.output<typeof ingestGatewayConfigSchema>;
 
 export const readApiConfigSchema = z.object({

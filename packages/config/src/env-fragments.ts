@@ -73,6 +73,47 @@ export const webhookSigningKeyEnv = {
     .describe('Deployment key lead webhook signing secrets are derived from. Unset: the webhook answers 503.'),
 };
 
+/**
+ * The overlap of a signing key rotation (gateway only: it verifies, nothing else shows secrets of
+ * the old key). Both or neither: an overlap must end.
+ */
+export const previousWebhookSigningKeyEnv = {
+  WEBHOOK_SIGNING_KEY_PREVIOUS: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe(
+      'After rotating WEBHOOK_SIGNING_KEY: the key before it, whose secrets still verify until WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL.',
+    ),
+  WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL: z.iso
+    .datetime({ offset: true })
+    .pipe(z.coerce.date())
+    .optional()
+    .describe('When secrets of WEBHOOK_SIGNING_KEY_PREVIOUS stop verifying (ISO 8601, e.g. 2026-12-01T00:00:00Z).'),
+};
+
+/** Refuses one of the two overlap variables without the other. */
+export function requireWholeOverlap(
+  config: { WEBHOOK_SIGNING_KEY_PREVIOUS?: string; WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL?: Date },
+  ctx: z.RefinementCtx,
+): void {
+  const { WEBHOOK_SIGNING_KEY_PREVIOUS: key, WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL: until } = config;
+  if (key !== undefined && until === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL'],
+      message: 'must be set with WEBHOOK_SIGNING_KEY_PREVIOUS: the overlap of a rotation must end',
+    });
+  }
+  if (until !== undefined && key === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_SIGNING_KEY_PREVIOUS'],
+      message: 'must be set with WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL (the key whose overlap it ends)',
+    });
+  }
+}
+
 /** What every queue worker reads besides its port and concurrency. */
 export const jobLockEnv = {
   JOB_LOCK_SECONDS: positiveInt(30).describe(

@@ -34,6 +34,34 @@ describe('parseConfig', () => {
     }
   });
 
+  it('takes a signing key rotation’s overlap only whole: the previous key with when it stops verifying', () => {
+    const previous = 'p'.repeat(32);
+    const config = parseConfig('ingest-gateway', ingestGatewayConfigSchema, {
+      WEBHOOK_SIGNING_KEY: 'n'.repeat(32),
+      WEBHOOK_SIGNING_KEY_PREVIOUS: previous,
+      WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL: '2026-12-01T00:00:00Z',
+    });
+    expect(config.WEBHOOK_SIGNING_KEY_PREVIOUS).toBe(previous);
+    expect(config.WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL).toEqual(new Date('2026-12-01T00:00:00Z'));
+    const refused = (env: Record<string, string>) => {
+      try {
+        parseConfig('ingest-gateway', ingestGatewayConfigSchema, env);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        expect((err as ConfigError).message).not.toContain(previous);
+        return (err as ConfigError).issues.map((issue) => issue.variable);
+      }
+      return expect.unreachable('should have thrown');
+    };
+    expect(refused({ WEBHOOK_SIGNING_KEY_PREVIOUS: previous })).toEqual(['WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL']);
+    expect(refused({ WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL: '2026-12-01T00:00:00Z' })).toEqual([
+      'WEBHOOK_SIGNING_KEY_PREVIOUS',
+    ]);
+    expect(
+      refused({ WEBHOOK_SIGNING_KEY_PREVIOUS: previous, WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL: 'next tuesday' }),
+    ).toEqual(['WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL']);
+  });
+
   it('never echoes a secret or a URL that may hold a password', () => {
     const run = () =>
       parseConfig('ingest-gateway', ingestGatewayConfigSchema, {

@@ -1,16 +1,19 @@
 import { createHmac } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import {
   API_KEY_PREFIX,
   constantTimeEqual,
   deriveApiKey,
   deriveCrawlToken,
+  deriveLegacyWebhookSecret,
   deriveWebhookSecret,
   generateApiKey,
   hashApiKey,
   isWellFormedApiKey,
   signWebhookPayload,
   verifyCrawlToken,
+  verifyStandardWebhookSignature,
   verifyWebhookSignature,
 } from './index.ts';
 
@@ -85,6 +88,72 @@ describe('lead webhook secrets and signatures', () => {
     expect(secret).toBe(deriveWebhookSecret(SECRET, PROPERTY));
     expect(secret).not.toBe(deriveWebhookSecret(SECRET, OTHER_PROPERTY));
     expect(secret).not.toBe(deriveWebhookSecret(`${SECRET}-rotated`, PROPERTY));
+    expect(deriveLegacyWebhookSecret(SECRET, PROPERTY)).not.toBe(
+      deriveLegacyWebhookSecret(`${SECRET}-rotated`, PROPERTY),
+    );
+  });
+
+  it('the secret is a Standard Webhooks secret (whsec_ + base64 of 32 bytes) the standardwebhooks library takes', () => {
+    const secret = deriveWebhookSecret(SECRET, PROPERTY);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(() => new Webhook(secret)).not.toThrow();
+    // The secret shown before: base64url, which the library refuses (why the format changed).
+    const legacy = deriveLegacyWebhookSecret(SECRET, PROPERTY);
+    expect(legacy).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(legacy).not.toBe(secret);
+  });
+
+  it('verifies what the standardwebhooks library signs, and nothing changed or signed with another secret', () => {
+    const secret = deriveWebhookSecret(SECRET, PROPERTY);
+    const body = '{"contact":"ada@example.com"}';
+    const at = new Date(1_700_000_000_000);
+    const header = new Webhook(secret).sign('msg_1', at, body);
+    expect(header).toMatch(/^v1,/);
+    expect(verifyStandardWebhookSignature(secret, 'msg_1', '1700000000', body, header)).toBe(true);
+    expect(verifyStandardWebhookSignature(secret, 'msg_1', '1700000000', Buffer.from(body), header)).toBe(true);
+    expect(verifyStandardWebhookSignature(secret, 'msg_2', '1700000000', body, header)).toBe(false);
+    expect(verifyStandardWebhookSignature(secret, 'msg_1', '1700000001', body, header)).toBe(false);
+    expect(verifyStandardWebhookSignature(secret, 'msg_1', '1700000000', `${body} `, header)).toBe(false);
+    const other = deriveWebhookSecret(SECRET, OTHER_PROPERTY);
+    expect(verifyStandardWebhookSignature(other, 'msg_1', '1700000000', body, header)).toBe(false);
+    // The Standard scheme keys the HMAC with the secret's bytes, never its text: the x-webhook
+    // signature of the same delivery is not a Standard one, and the other way round.
+    const hex = signWebhookPayload(secret, 'msg_1', '1700000000', body);
+    const asStandard = `v1,${Buffer.from(hex, 'hex').toString('base64')}`;
+    expect(verifyStandardWebhookSignature(secret, 'msg_1', '1700000000', body, asStandard)).toBe(false);
+    expect(verifyWebhookSignature(secret, 'msg_1', '1700000000', body, hex)).toBe(true);
+  });
+
+  it('takes any one valid v1 entry of a space-separated list, skips other versions and junk, never throws', () => {
+    const secret = deriveWebhookSecret(SECRET, PROPERTY);
+    const body = '{"contact":"ada@example.com"}';
+    const valid = new Webhook(secret).sign('msg_1', new Date(1_700_000_000_000), body);
+    const wrong = new Webhook(deriveWebhookSecret(SECRET, OTHER_PROPERTY)).sign(
+      'msg_1',
+      new Date(1_700_000_000_000),
+      body,
+    );
+    const digest = valid.slice('v1,'.length);
+    const verify = (header: string) => verifyStandardWebhookSignature(secret, 'msg_1', '1700000000', body, header);
+    expect(verify(`${wrong} ${valid}`)).toBe(true); // a sender rotating its secret signs with both
+    expect(verify(`v1a,${digest} ${valid}`)).toBe(true);
+    expect(verify(`v1,${digest.replace(/=$/, '')}`)).toBe(true); // padding left off
+    for (const header of [
+      wrong,
+      `v1a,${digest}`,
+      `v2,${digest}`,
+      digest,
+      `v1,${digest.slice(1)}`,
+      `v1,${digest}A`,
+      'v1,',
+      '',
+      ' ',
+      ',,,',
+    ]) {
+      expect(verify(header), header).toBe(false);
+    }
+    // Past the first eight entries nothing is read: a header of junk costs a bounded amount.
+    expect(verify(`${Array.from({ length: 8 }, () => wrong).join(' ')} ${valid}`)).toBe(false);
   });
 
   it('[LEAD-4] the signature is lowercase hex HMAC-SHA256 of {id}.{timestamp}.{body} keyed by the secret as shown', () => {

@@ -14,4 +14,10 @@ export {
   hashSessionToken,
   isWellFormedSessionToken,
 } from './session-token.ts';
-export { deriveWebhookSecret, signWebhookPayload, verifyWebhookSignature } from './webhook-secret.ts';
+export {
+  deriveLegacyWebhookSecret,
+  deriveWebhookSecret,
+  signWebhookPayload,
+  verifyStandardWebhookSignature,
+  verifyWebhookSignature,
+} from './webhook-secret.ts';

@@ -28,6 +28,7 @@ const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-webhook-signature"]',
+  'req.headers["webhook-signature"]',
   'req.headers["x-forwarded-for"]',
   'req.headers["x-real-ip"]',
   'req.query.token',

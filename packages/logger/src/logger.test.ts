@@ -30,7 +30,14 @@ describe('createLogger', () => {
         ip: '192.0.2.7',
         event: { ip: '198.51.100.1', path: '/pricing' },
         lead: { body: '{"contact":"ada@example.com"}' },
-        req: { headers: { authorization: 'Bearer vt_live_x', 'x-webhook-signature': 'abc123' }, query: { token: 'q' } },
+        req: {
+          headers: {
+            authorization: 'Bearer vt_live_x',
+            'x-webhook-signature': 'abc123',
+            'webhook-signature': 'v1,c3Rk',
+          },
+          query: { token: 'q' },
+        },
         webhookSecret: 'whsec_x',
       },
       'rejected',
@@ -43,6 +50,7 @@ describe('createLogger', () => {
       'ada@example.com',
       'vt_live_x',
       'abc123',
+      'v1,c3Rk',
       'whsec_x',
     ]) {
       expect(text).not.toContain(secret);

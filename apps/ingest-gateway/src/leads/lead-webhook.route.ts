@@ -1,6 +1,11 @@
 import { classifyLead, UNCLASSIFIED_PLATFORM } from '@vt/attribution';
 import { LEAD_WEBHOOK_LIMITS, type LeadResult } from '@vt/contracts';
-import { deriveWebhookSecret, verifyWebhookSignature } from '@vt/credentials';
+import {
+  deriveLegacyWebhookSecret,
+  deriveWebhookSecret,
+  verifyStandardWebhookSignature,
+  verifyWebhookSignature,
+} from '@vt/credentials';
 import type { Prisma } from '@vt/db';
 import type { DeliveryAttempt, DeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
@@ -10,7 +15,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import { discardRestOfBody } from '../discard-rest-of-body.ts';
 import type { PropertyLookup } from '../property-lookup.ts';
-import { leadRejection, type Rejection, sendRejection } from '../rejections.ts';
+import { leadRejection, type Rejection, sendRejection, type WebhookHeaders } from '../rejections.ts';
 import { claimFirstAnswer, deriveLeadId } from './lead-duplicates.ts';
 import { readLeadPayload } from './lead-payload.ts';
 import { readCappedBody } from './read-capped-body.ts';
@@ -25,10 +30,29 @@ export interface LeadWebhookDeps {
   keyPrefix: string;
   logger: Logger;
   signingKey: string | undefined;
+  /**
+   * The deployment key before the last rotation, and until when secrets derived from it still
+   * verify: the overlap in which senders move to the new secrets (README, "Rotating the signing key").
+   */
+  previousSigningKey?: { key: string; until: Date };
   now?: () => number;
 }
 
 const { maxBodyBytes, maxEventIdLength, timestampSkewSeconds } = LEAD_WEBHOOK_LIMITS;
+
+/** A property's secrets under the current deployment key and the previous one (during an overlap). */
+interface PropertySecrets {
+  current: readonly string[];
+  previous: readonly string[];
+}
+
+/**
+ * The secrets a property's deliveries may be signed with under one deployment key: the one shown
+ * (a Standard Webhooks secret) and the one shown before it, which senders set up earlier still hold.
+ */
+function secretsUnder(deploymentKey: string, propertyId: string): string[] {
+  return [deriveWebhookSecret(deploymentKey, propertyId), deriveLegacyWebhookSecret(deploymentKey, propertyId)];
+}
 
 /** Where senders post leads; the handler is mounted there directly, without a router of its own. */
 export const LEAD_WEBHOOK_PATH = '/api/webhooks/leads/:propertyId';
@@ -43,12 +67,23 @@ export const LEAD_WEBHOOK_PATH = '/api/webhooks/leads/:propertyId';
  */
 export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ propertyId: string }> {
   const now = deps.now ?? Date.now;
-  const { signingKey } = deps;
-  // Each property's signing secret, derived once: the deployment key is fixed for the process's
+  const { signingKey, previousSigningKey } = deps;
+  // Each property's signing secrets, derived once: the deployment keys are fixed for the process's
   // life. Bounded, so made-up property ids cannot grow it (only found ones get here).
   const secrets = signingKey
-    ? new LRUCache<string, string>({ max: 10_000, memoMethod: (id) => deriveWebhookSecret(signingKey, id) })
+    ? new LRUCache<string, PropertySecrets>({
+        max: 10_000,
+        memoMethod: (id) => ({
+          current: secretsUnder(signingKey, id),
+          previous: previousSigningKey ? secretsUnder(previousSigningKey.key, id) : [],
+        }),
+      })
     : undefined;
+  /** The secrets a delivery may be signed with now: the shown one first, as most are. */
+  const acceptedSecrets = (propertyId: string): readonly string[] => {
+    const { current, previous } = (secrets as LRUCache<string, PropertySecrets>).memo(propertyId);
+    return previousSigningKey && now() < previousSigningKey.until.getTime() ? [...current, ...previous] : current;
+  };
   // Concurrent leads share one Redis pipeline per event-loop turn: far less CPU per lead than an
   // add each, measured in the webhook bench.
   const enqueueLead = batchedEnqueue(deps.queue, leadJob);
@@ -61,7 +96,11 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
       deps.deliveryLog.submit({ propertyId: property.id, channel: 'webhook', ...attempt }, (err) =>
         deps.logger.error({ err, propertyId: property.id }, 'could not record webhook attempt'),
       );
-    const eventId = req.get('x-webhook-id');
+    // The spec's x-webhook-* headers, or Standard Webhooks' webhook-* ones: a delivery names its
+    // id in one family and is read in that family throughout (the spec's when it names both).
+    const headers: WebhookHeaders =
+      req.headers['x-webhook-id'] === undefined && req.headers['webhook-id'] !== undefined ? 'webhook' : 'x-webhook';
+    const eventId = req.get(`${headers}-id`);
     const refuse = async (refusal: Rejection, requestBody?: string) => {
       const { status: statusCode, reason, hint: fix } = refusal;
       const loggedEventId = eventId?.slice(0, maxEventIdLength);
@@ -78,14 +117,14 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
 
     if (!secrets) return refuse(leadRejection('webhook_not_configured'));
     if (!eventId || eventId.length > maxEventIdLength) {
-      return refuse(leadRejection('missing_event_id', eventId?.length ?? 0));
+      return refuse(leadRejection('missing_event_id', eventId?.length ?? 0, headers));
     }
-    const timestamp = req.get('x-webhook-timestamp');
-    if (!timestamp) return refuse(leadRejection('missing_timestamp'));
+    const timestamp = req.get(`${headers}-timestamp`);
+    if (!timestamp) return refuse(leadRejection('missing_timestamp', headers));
     const skew = /^\d{1,12}$/.test(timestamp) ? Math.abs(now() / 1000 - Number(timestamp)) : Number.POSITIVE_INFINITY;
-    if (!(skew <= timestampSkewSeconds)) return refuse(leadRejection('stale_timestamp'));
-    const signature = req.get('x-webhook-signature');
-    if (!signature) return refuse(leadRejection('missing_signature'));
+    if (!(skew <= timestampSkewSeconds)) return refuse(leadRejection('stale_timestamp', headers));
+    const signature = req.get(`${headers}-signature`);
+    if (!signature) return refuse(leadRejection('missing_signature', headers));
     const declared = Number(req.get('content-length'));
     const body =
       Number.isFinite(declared) && declared > maxBodyBytes ? 'too_large' : await readCappedBody(req, maxBodyBytes);
@@ -93,8 +132,9 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
       discardRestOfBody(req);
       return refuse(leadRejection('body_too_large'));
     }
-    if (!verifyWebhookSignature(secrets.memo(property.id), eventId, timestamp, body, signature)) {
-      return refuse(leadRejection('invalid_signature'));
+    const verify = headers === 'webhook' ? verifyStandardWebhookSignature : verifyWebhookSignature;
+    if (!acceptedSecrets(property.id).some((secret) => verify(secret, eventId, timestamp, body, signature))) {
+      return refuse(leadRejection('invalid_signature', headers));
     }
     // From here on the sender is authenticated: the delivery log may keep what was sent.
     const text = body.toString('utf8');

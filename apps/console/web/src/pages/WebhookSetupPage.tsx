@@ -14,7 +14,10 @@ const STATUS_MEANING: Record<WebhookSetup['status'], string> = {
   verified: 'Verified: the most recent lead was accepted and stored.',
 };
 
-/** How to sign a lead, in Node and in a shell: HMAC-SHA256 of `{id}.{timestamp}.{body}`. */
+/**
+ * How to sign a lead, in Node and in a shell: HMAC-SHA256 of `{id}.{timestamp}.{body}`; and with a
+ * Standard Webhooks library, which the secret (`whsec_` and base64) is made for.
+ */
 function signingExamples(url: string, secret: string) {
   return [
     {
@@ -35,6 +38,17 @@ function signingExamples(url: string, secret: string) {
         `SIG=$(printf '%s' "$ID.$TS.$BODY" | openssl dgst -sha256 -hmac '${secret}' | sed 's/^.* //')`,
         `curl -s -X POST -H 'Content-Type: application/json' -H "x-webhook-id: $ID" \\`,
         `  -H "x-webhook-timestamp: $TS" -H "x-webhook-signature: $SIG" --data-binary "$BODY" '${url}'`,
+      ].join('\n'),
+    },
+    {
+      label: 'Standard Webhooks (npm install standardwebhooks)',
+      code: [
+        `import { Webhook } from 'standardwebhooks';`,
+        `const body = JSON.stringify({ contact: 'ada@example.com', referrer: 'https://chatgpt.com/' });`,
+        `const id = \`msg_\${crypto.randomUUID()}\`, now = new Date();`,
+        `await fetch('${url}', { method: 'POST', body, headers: { 'content-type': 'application/json',`,
+        `  'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),`,
+        `  'webhook-signature': new Webhook('${secret}').sign(id, now, body) } });`,
       ].join('\n'),
     },
   ];
