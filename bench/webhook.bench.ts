@@ -19,6 +19,8 @@ const SECONDS = Number(opts.seconds);
 const CONCURRENCY = Number(opts.concurrency);
 const SIGNING_KEY = randomBytes(32).toString('hex');
 const [BARE_PORT, GATEWAY_PORT, WORKER_PORT] = [3991, 3992, 3993];
+/** Leads signed before the measured run: more than a 2-core machine sends in the warm-up and the run. */
+const PREPARED_LEADS = 40_000 + 8_000 * SECONDS;
 
 const bench = await createBenchEnvironment();
 const { db, runId, start } = bench;
@@ -48,7 +50,7 @@ try {
 
   const referrers = ['https://chatgpt.com/', 'https://www.perplexity.ai/', 'https://www.google.com/', ''];
   let n = 0;
-  const signedLead = () => {
+  const makeLead = () => {
     n++;
     const id = `bench-${runId}-${n}`;
     const timestamp = String(Math.floor(Date.now() / 1000));
@@ -72,6 +74,16 @@ try {
       body,
     };
   };
+  // Signed before the run: the generator's own HMAC and JSON per lead would otherwise take CPU from
+  // the gateway on a small machine, where the floor's generator sends a constant. Every timestamp
+  // stays well inside the five-minute window; past the prepared leads, leads are signed as sent.
+  const prepared = Array.from({ length: PREPARED_LEADS }, makeLead);
+  let nextPrepared = 0;
+  let sent = 0;
+  const signedLead = () => {
+    sent++;
+    return nextPrepared < prepared.length ? (prepared[nextPrepared++] as ReturnType<typeof makeLead>) : makeLead();
+  };
   const constant = { headers: { 'content-type': 'application/json', 'content-length': '2' }, body: Buffer.from('{}') };
 
   // Warm both up, then measure the floor and the webhook with the same generator.
@@ -83,7 +95,7 @@ try {
     signedLead,
   );
   const before = await db.lead.count();
-  const beforeN = n;
+  const beforeSent = sent;
   // Interleaved in 2 s rounds, so a drift in the machine's speed falls on both alike.
   const [bareCpuBefore, gatewayCpuBefore] = [cpuSeconds(bare), cpuSeconds(gateway)];
   const [floor, webhook] = (await runInterleaved(
@@ -104,7 +116,7 @@ try {
   const waitStart = performance.now();
   for (;;) {
     stored = await db.lead.count();
-    if (stored >= n || performance.now() - waitStart > 60_000) break;
+    if (stored >= sent || performance.now() - waitStart > 60_000) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const distinctEvents = (await db.$queryRaw<{ n: number }[]>`SELECT count(DISTINCT event_id)::int AS n FROM leads`)[0]
@@ -126,7 +138,7 @@ try {
   log(`  webhook / floor    ${((webhook.perSecond / floor.perSecond) * 100).toFixed(0)} %  (issue 16: >= 60 %)`);
   log(`  CPU per request    gateway ${gatewayCpu} µs, bare express ${bareCpu} µs (process user + system time)`);
   log(
-    `  stored exactly once: ${stored === n && distinctEvents === n ? 'yes' : 'NO'} (${stored} leads for ${n} sent, ${distinctEvents} distinct ids; measured run ${n - beforeN} sent, ${before} before)`,
+    `  stored exactly once: ${stored === sent && distinctEvents === sent ? 'yes' : 'NO'} (${stored} leads for ${sent} sent, ${distinctEvents} distinct ids; measured run ${sent - beforeSent} sent, ${before} before)`,
   );
   log(`  AI-attributed count ${counted} = classified leads ${classified}: ${counted === classified ? 'yes' : 'NO'}`);
 } finally {
