@@ -156,6 +156,7 @@ export async function startAnswerCollector(
     isClosing: () => closing,
     port: config.ANSWER_COLLECTOR_METRICS_PORT,
     host: config.HOST,
+    logger,
   });
   for (const worker of workers) worker.run().catch((err: unknown) => logger.error({ err }, 'queue consumer stopped'));
   logger.info(

@@ -48,6 +48,21 @@ describe('console app', () => {
     expect(options.headers.allow).toBe('GET, PATCH, DELETE, HEAD, OPTIONS');
   });
 
+  it('puts X-Request-Id on every answer (echoed when acceptable) and never answers 304 to If-None-Match: *', async () => {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    for (const path of ['/api/openapi.json', '/api/me', '/api/nope', '/healthz']) {
+      const res = await request(h.app).get(path).set('If-None-Match', '*');
+      expect(res.status, path).not.toBe(304);
+      expect(res.headers['x-request-id'], path).toMatch(uuid);
+    }
+    const document = await request(h.app).get('/api/openapi.json').set('If-None-Match', '*');
+    expect(document.status).toBe(200);
+    expect(document.body.openapi).toBe('3.1.0');
+    const mine = await request(h.app).get('/api/me').set('X-Request-Id', 'console-trace-1');
+    expect(mine.status).toBe(401);
+    expect(mine.headers['x-request-id']).toBe('console-trace-1');
+  });
+
   it('asks for a session on every operation but sign-up and sign-in, with WWW-Authenticate', async () => {
     for (const e of endpoints.filter((e) => e.access !== 'public')) {
       const res = await request(h.app)[e.method](concrete(e.path)).set('Origin', 'https://console.example.test');

@@ -1,7 +1,13 @@
 import { join } from 'node:path';
 import { buildConsoleOpenApiDocument } from '@vt/contracts/console';
 import type { Logger } from '@vt/logger';
-import { apiReferenceRouter, healthRouter, type ReadinessCheck, securityHeaders } from '@vt/service-runtime';
+import {
+  apiReferenceRouter,
+  applyHttpDefaults,
+  healthRouter,
+  type ReadinessCheck,
+  requestIdOf,
+} from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { sendConsoleError } from './http/console-error.ts';
 import { type ConsoleRouterDeps, createConsoleRouter } from './http/console-router.ts';
@@ -42,8 +48,7 @@ function trustProxySetting(value: string): boolean | number | string {
 /** The console API: JSON everywhere, errors in the /v1 envelope, never HTML or a stack trace. */
 export function buildConsoleApp(deps: ConsoleAppDeps): Express {
   const app = express();
-  app.disable('x-powered-by');
-  app.use(securityHeaders());
+  applyHttpDefaults(app, { logger: deps.logger });
   app.set('trust proxy', trustProxySetting(deps.trustProxy));
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 
@@ -83,7 +88,10 @@ export function buildConsoleApp(deps: ConsoleAppDeps): Express {
     if (err instanceof URIError || (err as { status?: number }).status === 400) {
       return sendConsoleError(res, 'NOT_FOUND', 'No endpoint at this path (it is not valid percent-encoding).');
     }
-    deps.logger.error({ err, path: req.path, method: req.method }, 'console request failed');
+    deps.logger.error(
+      { err, path: req.path, method: req.method, requestId: requestIdOf(res) },
+      'console request failed',
+    );
     sendConsoleError(res, 'INTERNAL_ERROR', 'The server failed to answer; try again shortly.');
   };
   app.use(onError);

@@ -20,6 +20,17 @@ describe('ingest-gateway app', () => {
     }
   });
 
+  it('puts X-Request-Id on every answer, echoed when acceptable, and never answers 304', async () => {
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const probe = await request(open.app).get('/healthz').set('If-None-Match', '*');
+    expect(probe.status).toBe(200);
+    expect(probe.headers['x-request-id']).toMatch(uuid);
+    // Not a crawl batch: the metrics test below counts this harness's batches.
+    const rejected = await request(open.app).post('/api/nowhere').set('X-Request-Id', 'shipper-batch-7').send('');
+    expect(rejected.status).toBe(404);
+    expect(rejected.headers['x-request-id']).toBe('shipper-batch-7');
+  });
+
   it('readiness names the dependency that does not answer, and answers 503 while closing', async () => {
     const res = await request(open.app).get('/readyz');
     expect(res.status).toBe(503);

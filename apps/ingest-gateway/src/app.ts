@@ -1,5 +1,5 @@
 import type { Logger } from '@vt/logger';
-import { healthRouter, type ReadinessCheck, securityHeaders } from '@vt/service-runtime';
+import { applyHttpDefaults, healthRouter, type ReadinessCheck, requestIdOf } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Registry } from 'prom-client';
 import { type CrawlIngestDeps, crawlIngestRouter } from './crawl/crawl-ingest.route.ts';
@@ -21,12 +21,10 @@ export interface IngestGatewayDeps {
  */
 export function buildIngestGateway(deps: IngestGatewayDeps): Express {
   const app = express();
-  app.disable('x-powered-by');
-  app.use(securityHeaders());
+  // Also no ETags: every answer here is to a POST (or a probe) and is never revalidated, so
+  // hashing each body would be wasted work on the hot path.
+  applyHttpDefaults(app, { logger: deps.logger });
   app.set('trust proxy', false);
-  // No ETags: every answer here is to a POST (or a probe) and is never revalidated, so hashing
-  // each body would be wasted work on the hot path.
-  app.set('etag', false);
   // Busiest route first, on the app itself: each request walks the routers in order, and a router
   // of its own would be one more walk per lead.
   app.post(LEAD_WEBHOOK_PATH, leadWebhookHandler(deps.leadWebhook));
@@ -38,7 +36,7 @@ export function buildIngestGateway(deps: IngestGatewayDeps): Express {
     if (res.headersSent) return;
     // A path that does not even percent-decode names no property: not found, not a retryable 500.
     if (err instanceof URIError) return sendRejection(res, gatewayRejection('not_found', `${req.method} ${req.path}`));
-    deps.logger.error({ err }, 'unhandled error');
+    deps.logger.error({ err, requestId: requestIdOf(res) }, 'unhandled error');
     // The lead webhook answers its own errors (storage_failed); crawl ingest's 500 is ours to choose.
     sendRejection(res, crawlRejection('internal_error'));
   };

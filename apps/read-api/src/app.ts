@@ -1,6 +1,12 @@
-import { buildOpenApiDocument } from '@vt/contracts';
+import { type ApiContact, buildOpenApiDocument } from '@vt/contracts';
 import type { Logger } from '@vt/logger';
-import { apiReferenceRouter, healthRouter, type ReadinessCheck, securityHeaders } from '@vt/service-runtime';
+import {
+  apiReferenceRouter,
+  applyHttpDefaults,
+  healthRouter,
+  type ReadinessCheck,
+  requestIdOf,
+} from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { createV1Router, sendApiError, type V1RouterDeps } from './v1-router.ts';
 
@@ -8,17 +14,21 @@ export interface ReadApiDeps extends V1RouterDeps {
   logger: Logger;
   readinessChecks: ReadinessCheck[];
   isClosing: () => boolean;
+  /** The operator's contact in /openapi.json (READ_API_CONTACT_URL, READ_API_CONTACT_EMAIL). */
+  contact?: ApiContact;
 }
 
 /** The read API. Every answer is JSON; every error is `{error: {code, message}}`, never HTML. */
 export function buildReadApi(deps: ReadApiDeps): Express {
   const app = express();
-  app.disable('x-powered-by');
-  app.use(securityHeaders());
-  app.disable('etag');
+  // Security headers, X-Request-Id on every answer and in its log line, and never a 304.
+  applyHttpDefaults(app, { logger: deps.logger });
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 
-  const openApiDocument = buildOpenApiDocument(deps.routes.map((route) => route.endpoint));
+  const openApiDocument = buildOpenApiDocument(
+    deps.routes.map((route) => route.endpoint),
+    { contact: deps.contact },
+  );
   app.get('/openapi.json', (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*').json(openApiDocument);
   });
@@ -33,7 +43,7 @@ export function buildReadApi(deps: ReadApiDeps): Express {
     if (err instanceof URIError || (err as { status?: number }).status === 400) {
       return sendApiError(res, 'NOT_FOUND', 'No endpoint at this path (it is not valid percent-encoding).');
     }
-    deps.logger.error({ err, path: req.path }, 'read api request failed');
+    deps.logger.error({ err, path: req.path, requestId: requestIdOf(res) }, 'read api request failed');
     sendApiError(res, 'INTERNAL_ERROR', 'The server failed to answer; try again shortly.');
   };
   app.use(onError);

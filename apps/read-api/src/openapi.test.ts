@@ -42,7 +42,11 @@ interface Document extends Json {
   openapi: string;
   security?: Record<string, string[]>[];
   paths: Record<string, Record<string, unknown>>;
-  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+  components: {
+    schemas: Record<string, Json>;
+    securitySchemes: Record<string, Json>;
+    headers: Record<string, { schema?: Json }>;
+  };
 }
 
 const document = JSON.parse(JSON.stringify(buildOpenApiDocument())) as Document;
@@ -90,6 +94,12 @@ function createSchemaValidator() {
 }
 const schemas = createSchemaValidator();
 
+/** A parameter's schema, through its `$ref` when it names a component. */
+function resolved(schema: Json | undefined): Json | undefined {
+  const ref = schema?.$ref;
+  return typeof ref === 'string' ? document.components.schemas[ref.replace('#/components/schemas/', '')] : schema;
+}
+
 function responseSchemaOf(endpoint: ReadEndpoint, status: number): ValidateFunction {
   const schema = operationOf(endpoint).responses[status]?.content?.['application/json']?.schema;
   if (!schema) throw new Error(`${endpoint.operationId}: no application/json schema for ${status}`);
@@ -124,7 +134,10 @@ describe('GET /openapi.json', () => {
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         for (const [name, header] of Object.entries(response.headers ?? {})) {
-          expect(() => schemas.compile(header.schema ?? {}), `${path} ${status} ${name}`).not.toThrow();
+          const ref = (header as Json).$ref;
+          const { schema } = typeof ref === 'string' ? document.components.headers[ref.split('/').at(-1)!]! : header;
+          expect(schema, `${path} ${status} ${name}`).toBeDefined();
+          expect(() => schemas.compile(schema!), `${path} ${status} ${name}`).not.toThrow();
         }
         for (const media of Object.values(response.content ?? {})) {
           expect(() => schemas.compile(media.schema), `${path} ${status}`).not.toThrow();
@@ -163,7 +176,7 @@ describe('GET /openapi.json', () => {
     for (const endpoint of catalogue) {
       const parameters = operationOf(endpoint).parameters ?? [];
       for (const parameter of parameters) {
-        expect(scalarTypes, `${endpoint.operationId} ${parameter.name}`).toContain(parameter.schema?.type);
+        expect(scalarTypes, `${endpoint.operationId} ${parameter.name}`).toContain(resolved(parameter.schema)?.type);
       }
       const query = parameters.filter((p) => p.in === 'query');
       const expectedQuery = endpoint.query ? Object.keys((endpoint.query as z.ZodObject).shape) : [];
@@ -173,7 +186,16 @@ describe('GET /openapi.json', () => {
       const pathNames = [...endpoint.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       expect(path.map((p) => p.name)).toEqual(pathNames);
       expect(path.every((p) => p.required === true && p.schema?.format === 'uuid')).toBe(true);
-      expect(parameters.every((p) => p.in === 'query' || p.in === 'path')).toBe(true);
+      // The one header: the caller's own request id, optional, echoed back when acceptable.
+      const headers = parameters.filter((p) => p.in === 'header');
+      expect(headers).toEqual([
+        expect.objectContaining({
+          name: 'X-Request-Id',
+          required: false,
+          schema: { $ref: '#/components/schemas/RequestId' },
+        }),
+      ]);
+      expect(parameters.every((p) => ['query', 'path', 'header'].includes(p.in))).toBe(true);
     }
     // Spot checks of types a client relies on.
     const listResponses = operationOf(readEndpoints.listResponses).parameters ?? [];
@@ -193,6 +215,7 @@ describe('GET /openapi.json', () => {
   it('[READ-30] documents 200 (budget headers), 401, 429 (Retry-After), 500; 400 on lists, 404 on the detail', () => {
     const rateLimitHeaders = Object.keys(RATE_LIMIT_HEADERS).sort();
     const errorEnvelope = { $ref: '#/components/schemas/ErrorEnvelope' };
+    const requestId = { $ref: '#/components/headers/X-Request-Id' };
     for (const endpoint of catalogue) {
       const { responses } = operationOf(endpoint);
       const expected =
@@ -200,8 +223,12 @@ describe('GET /openapi.json', () => {
       expect(Object.keys(responses).sort(), endpoint.operationId).toEqual(expected);
 
       const success = responses[200]!;
-      expect(Object.keys(success.headers ?? {}).sort()).toEqual(rateLimitHeaders);
-      for (const header of Object.values(success.headers ?? {})) expect(header.schema).toEqual({ type: 'integer' });
+      expect(Object.keys(success.headers ?? {}).sort()).toEqual([...rateLimitHeaders, 'X-Request-Id'].sort());
+      for (const name of rateLimitHeaders) expect(success.headers?.[name]?.schema).toEqual({ type: 'integer' });
+      // Every answer, whatever its status, documents the request id.
+      for (const [status, response] of Object.entries(responses)) {
+        expect(response.headers?.['X-Request-Id'], `${endpoint.operationId} ${status}`).toEqual(requestId);
+      }
       const successSchema = success.content?.['application/json']?.schema;
       expect(successSchema).toMatchObject({
         type: 'object',
@@ -213,9 +240,14 @@ describe('GET /openapi.json', () => {
         expect(response.description.length, `${endpoint.operationId} ${status}`).toBeGreaterThan(0);
         expect(response.content?.['application/json']?.schema).toEqual(errorEnvelope);
       }
-      expect(Object.keys(responses[429]!.headers ?? {}).sort()).toEqual([...rateLimitHeaders, 'Retry-After'].sort());
+      expect(Object.keys(responses[429]!.headers ?? {}).sort()).toEqual(
+        [...rateLimitHeaders, 'Retry-After', 'X-Request-Id'].sort(),
+      );
       expect(responses[429]!.headers?.['Retry-After']?.schema).toEqual({ type: 'integer' });
-      for (const status of ['400', '401', '404', '500']) expect(responses[status]?.headers).toBeUndefined();
+      expect(Object.keys(responses[401]!.headers ?? {}).sort()).toEqual(['WWW-Authenticate', 'X-Request-Id']);
+      for (const status of ['400', '404', '500']) {
+        if (responses[status]) expect(Object.keys(responses[status].headers ?? {})).toEqual(['X-Request-Id']);
+      }
     }
   });
 
@@ -298,7 +330,11 @@ describe('the document describes the real answers', () => {
       for (let attempt = 0; attempt < 2 && res.status !== 429; attempt++) res = await send();
       expect(res.status).toBe(429);
       const documented = operationOf(readEndpoints.listProperties).responses[429]!.headers ?? {};
-      for (const header of Object.keys(documented)) expect(res.headers[header.toLowerCase()], header).toMatch(/^\d+$/);
+      for (const header of Object.keys(documented)) {
+        const value = res.headers[header.toLowerCase()];
+        if (header === 'X-Request-Id') expect(schemas.errorsOf(schemas.component('RequestId'), value)).toEqual([]);
+        else expect(value, header).toMatch(/^\d+$/);
+      }
       expect(schemas.errorsOf(responseSchemaOf(readEndpoints.listProperties, 429), res.body)).toEqual([]);
     } finally {
       await limited.close();

@@ -1,5 +1,5 @@
 import type { ReadApiConfig } from '@vt/config';
-import { readEndpoints } from '@vt/contracts';
+import { type ApiContact, DEFAULT_API_CONTACT, readEndpoints } from '@vt/contracts';
 import { sqlReaderOf } from '@vt/db';
 import type { Logger } from '@vt/logger';
 import { createReadOperations } from '@vt/read-model';
@@ -18,6 +18,17 @@ export function standardReadRoutes(operations: ReturnType<typeof createReadOpera
   }));
 }
 
+/** The document's contact: the operator, with the URL and email the deployment configures. */
+export function apiContactOf(
+  config: Pick<ReadApiConfig, 'READ_API_CONTACT_URL' | 'READ_API_CONTACT_EMAIL'>,
+): ApiContact {
+  return {
+    ...DEFAULT_API_CONTACT,
+    ...(config.READ_API_CONTACT_URL ? { url: config.READ_API_CONTACT_URL } : {}),
+    ...(config.READ_API_CONTACT_EMAIL ? { email: config.READ_API_CONTACT_EMAIL } : {}),
+  };
+}
+
 export function startReadApi(config: ReadApiConfig, logger: Logger) {
   return startHttpService({
     name: 'read-api',
@@ -30,6 +41,7 @@ export function startReadApi(config: ReadApiConfig, logger: Logger) {
         registry,
         readinessChecks,
         isClosing,
+        contact: apiContactOf(config),
         routes: standardReadRoutes(createReadOperations(sqlReaderOf(db))),
         authenticator: createApiKeyAuthenticator(db, {
           cacheTtlMs: config.API_KEY_CACHE_TTL_MS,

@@ -25,6 +25,7 @@ const EXPECTED_SUNSET = 'Wed, 01 Jul 2026 00:00:00 GMT';
 
 const legacyEndpoint = defineReadEndpoint({
   operationId: 'listLegacyThings',
+  tag: 'Tasks',
   path: '/v1/legacy-things',
   summary: 'Legacy things (test only)',
   description: 'A deprecated endpoint that exists only in this test file.',
@@ -36,6 +37,7 @@ const legacyEndpoint = defineReadEndpoint({
 
 const brokenEndpoint = defineReadEndpoint({
   operationId: 'listBrokenThings',
+  tag: 'Tasks',
   path: '/v1/broken-things',
   summary: 'Broken things (test only)',
   description: 'Its operation runs a query Postgres refuses, like a failing database.',

@@ -1,4 +1,10 @@
-import { API_ERROR_STATUS, type ApiErrorCode, type RATE_LIMIT_HEADERS, type ReadEndpoint } from '@vt/contracts';
+import {
+  API_ERROR_STATUS,
+  type ApiErrorCode,
+  type RATE_LIMIT_HEADERS,
+  READ_API_AUTH_CHALLENGES,
+  type ReadEndpoint,
+} from '@vt/contracts';
 import type { ReadOperation } from '@vt/read-model';
 import { type DayRange, pageOf, resolveDayRange } from '@vt/read-model';
 import { type Request, type Response, Router } from 'express';
@@ -26,8 +32,11 @@ export interface V1RouterDeps {
   now: () => Date;
 }
 
-/** The error envelope, with the one status its code maps to. */
+/** The error envelope, with the one status its code maps to; a 401 also gets its Bearer challenge. */
 export function sendApiError(res: Response, code: ApiErrorCode, message: string): void {
+  if (code in READ_API_AUTH_CHALLENGES) {
+    res.set('WWW-Authenticate', READ_API_AUTH_CHALLENGES[code as keyof typeof READ_API_AUTH_CHALLENGES]);
+  }
   res.status(API_ERROR_STATUS[code]).json({ error: { code, message } });
 }
 

@@ -196,6 +196,11 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @description A request id: 1 to 128 letters, digits or `- _ . : + / =` (a minted one is a UUID).
+         * @example 3f2b8c1e-6d4a-4f5e-9b7c-2a1d0e9f8c7b
+         */
+        RequestId: string;
         /** @description One collected AI answer with the mention verdict for one property. */
         Response: {
             /** Format: uuid */
@@ -236,7 +241,43 @@ export interface components {
             };
         };
         /** @description A response with its complete text; every other field equals the list row. */
-        ResponseDetail: components["schemas"]["Response"] & {
+        ResponseDetail: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description Equals the id of a prompt on /v1/prompts.
+             */
+            promptId: string;
+            /** @description Prompt text that produced the answer. */
+            prompt: string;
+            /**
+             * @description AI platform identifier (chatgpt, perplexity, claude, gemini, copilot); also the value of the model filter.
+             * @example chatgpt
+             */
+            model: string;
+            /**
+             * Format: date
+             * @description UTC day the answer was collected.
+             * @example 2026-11-20
+             */
+            date: string;
+            mentioned: boolean;
+            /** @description Brand term that matched; null when not mentioned. */
+            matchedTerm: string | null;
+            /** @description Character position of the first mention; null when not mentioned. */
+            position: number | null;
+            /** @description Mention sentiment, higher is more positive; null when not mentioned. */
+            sentiment: number | null;
+            /** @description Plain-text excerpt of the answer, at most 300 characters. */
+            excerpt: string;
+            /** @description URLs the platform cited or consulted, in citation order. */
+            sourceUrls: string[];
+            property: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
             /** @description The complete answer as markdown. */
             text: string;
         };
@@ -403,7 +444,10 @@ export interface components {
     responses: never;
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description The request’s id: the `X-Request-Id` the request carried when acceptable, else a UUID the service minted. Every answer carries it and every log line about the request names it: quote it when asking about a request. */
+        "X-Request-Id": components["schemas"]["RequestId"];
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -428,7 +472,10 @@ export interface operations {
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -437,6 +484,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -456,6 +504,7 @@ export interface operations {
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -465,6 +514,12 @@ export interface operations {
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="read-api"` without an Authorization header; with `error="invalid_request"` when it is not `Bearer <key>` (INVALID_AUTH); with `error="invalid_token"` for a malformed, unknown or revoked key (INVALID_KEY).
+                     * @example Bearer realm="read-api", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -474,6 +529,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: the key used its budget for this minute. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -491,6 +547,7 @@ export interface operations {
             /** @description INTERNAL_ERROR. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -502,7 +559,10 @@ export interface operations {
     getResponse: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
             path: {
                 /** @description The resource id (a UUID). */
                 id: string;
@@ -514,6 +574,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -531,6 +592,12 @@ export interface operations {
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="read-api"` without an Authorization header; with `error="invalid_request"` when it is not `Bearer <key>` (INVALID_AUTH); with `error="invalid_token"` for a malformed, unknown or revoked key (INVALID_KEY).
+                     * @example Bearer realm="read-api", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -540,6 +607,7 @@ export interface operations {
             /** @description NOT_FOUND: no such id in the key's scope. */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -549,6 +617,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: the key used its budget for this minute. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -566,6 +635,7 @@ export interface operations {
             /** @description INTERNAL_ERROR. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -586,7 +656,10 @@ export interface operations {
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -595,6 +668,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -614,6 +688,7 @@ export interface operations {
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -623,6 +698,12 @@ export interface operations {
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="read-api"` without an Authorization header; with `error="invalid_request"` when it is not `Bearer <key>` (INVALID_AUTH); with `error="invalid_token"` for a malformed, unknown or revoked key (INVALID_KEY).
+                     * @example Bearer realm="read-api", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -632,6 +713,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: the key used its budget for this minute. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -649,6 +731,7 @@ export interface operations {
             /** @description INTERNAL_ERROR. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -665,7 +748,10 @@ export interface operations {
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -674,6 +760,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -693,6 +780,7 @@ export interface operations {
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -702,6 +790,12 @@ export interface operations {
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="read-api"` without an Authorization header; with `error="invalid_request"` when it is not `Bearer <key>` (INVALID_AUTH); with `error="invalid_token"` for a malformed, unknown or revoked key (INVALID_KEY).
+                     * @example Bearer realm="read-api", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -711,6 +805,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: the key used its budget for this minute. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -728,6 +823,7 @@ export interface operations {
             /** @description INTERNAL_ERROR. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -746,7 +842,10 @@ export interface operations {
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -755,6 +854,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -774,6 +874,7 @@ export interface operations {
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -783,6 +884,12 @@ export interface operations {
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="read-api"` without an Authorization header; with `error="invalid_request"` when it is not `Bearer <key>` (INVALID_AUTH); with `error="invalid_token"` for a malformed, unknown or revoked key (INVALID_KEY).
+                     * @example Bearer realm="read-api", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -792,6 +899,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: the key used its budget for this minute. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -809,6 +917,7 @@ export interface operations {
             /** @description INTERNAL_ERROR. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -835,7 +944,10 @@ export interface operations {
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -844,6 +956,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -863,6 +976,7 @@ export interface operations {
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -872,6 +986,12 @@ export interface operations {
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="read-api"` without an Authorization header; with `error="invalid_request"` when it is not `Bearer <key>` (INVALID_AUTH); with `error="invalid_token"` for a malformed, unknown or revoked key (INVALID_KEY).
+                     * @example Bearer realm="read-api", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -881,6 +1001,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: the key used its budget for this minute. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -898,6 +1019,7 @@ export interface operations {
             /** @description INTERNAL_ERROR. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -920,7 +1042,10 @@ export interface operations {
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -929,6 +1054,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -948,6 +1074,7 @@ export interface operations {
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -957,6 +1084,12 @@ export interface operations {
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="read-api"` without an Authorization header; with `error="invalid_request"` when it is not `Bearer <key>` (INVALID_AUTH); with `error="invalid_token"` for a malformed, unknown or revoked key (INVALID_KEY).
+                     * @example Bearer realm="read-api", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -966,6 +1099,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: the key used its budget for this minute. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -983,6 +1117,7 @@ export interface operations {
             /** @description INTERNAL_ERROR. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1007,7 +1142,10 @@ export interface operations {
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1016,6 +1154,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -1035,6 +1174,7 @@ export interface operations {
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1044,6 +1184,12 @@ export interface operations {
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="read-api"` without an Authorization header; with `error="invalid_request"` when it is not `Bearer <key>` (INVALID_AUTH); with `error="invalid_token"` for a malformed, unknown or revoked key (INVALID_KEY).
+                     * @example Bearer realm="read-api", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1053,6 +1199,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: the key used its budget for this minute. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -1070,6 +1217,7 @@ export interface operations {
             /** @description INTERNAL_ERROR. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1096,7 +1244,10 @@ export interface operations {
                 /** @description URLs on this domain only (a leading www. is ignored). */
                 domain?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1105,6 +1256,7 @@ export interface operations {
             /** @description Success. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -1124,6 +1276,7 @@ export interface operations {
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1133,6 +1286,12 @@ export interface operations {
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /**
+                     * @description The Bearer challenge (RFC 6750): `Bearer realm="read-api"` without an Authorization header; with `error="invalid_request"` when it is not `Bearer <key>` (INVALID_AUTH); with `error="invalid_token"` for a malformed, unknown or revoked key (INVALID_KEY).
+                     * @example Bearer realm="read-api", error="invalid_token"
+                     */
+                    "WWW-Authenticate": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1142,6 +1301,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: the key used its budget for this minute. */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Requests allowed per window (one minute) for this API key. */
                     "X-RateLimit-Limit": number;
                     /** @description Requests left in the current window. */
@@ -1159,6 +1319,7 @@ export interface operations {
             /** @description INTERNAL_ERROR. */
             500: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -58,6 +58,18 @@ export const readApiConfigSchema = z.object({
     'How long a replica reuses a /v1 answer for the same properties and query (keys with the same scope share it); for as long again it is served while refreshed. 0 turns the cache off.',
   ),
   READ_CACHE_MAX_MB: positiveInt(64).describe('Most memory the /v1 answer cache holds per replica, in MiB.'),
+  READ_API_CONTACT_URL: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), 'must be an http(s) URL')
+        .optional(),
+    )
+    .describe("Where API users reach this deployment's operator: `info.contact.url` of /openapi.json. Unset: no URL."),
+  READ_API_CONTACT_EMAIL: z
+    .preprocess((v) => (v === '' ? undefined : v), z.email('must be an email address').optional())
+    .describe("The operator's email for API users: `info.contact.email` of /openapi.json. Unset: no email."),
   ...serviceEnv,
 });
 export type ReadApiConfig = z.output<typeof readApiConfigSchema>;

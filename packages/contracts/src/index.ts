@@ -1,3 +1,4 @@
+export { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
 export {
   CRAWL_EVENT_CAPS,
   type CrawlEvent,
@@ -21,14 +22,27 @@ export {
   type LeadResult,
   leadSchema,
 } from './lead.ts';
-export { buildOpenApiDocument } from './openapi-document.ts';
+export {
+  type ApiContact,
+  buildOpenApiDocument,
+  DEFAULT_API_CONTACT,
+  type OpenApiDocumentOptions,
+} from './openapi-document.ts';
 export {
   type Deprecation,
   defineReadEndpoint,
   RATE_LIMIT_HEADERS,
+  READ_API_TAGS,
+  type ReadApiTag,
   type ReadEndpoint,
   type ReadEndpointId,
   readEndpoints,
 } from './read-endpoints.ts';
 export * from './read-params.ts';
+export {
+  isAcceptableRequestId,
+  MAX_REQUEST_ID_LENGTH,
+  REQUEST_ID_HEADER,
+  requestIdSchema,
+} from './request-id.ts';
 export * from './resources.ts';

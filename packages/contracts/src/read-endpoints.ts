@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
 import { errorEnvelopeSchema } from './errors.ts';
 import {
   competitorsQuery,
@@ -11,6 +12,7 @@ import {
   sourceUrlsQuery,
   visibilityQuery,
 } from './read-params.ts';
+import { REQUEST_ID_HEADER, requestIdParameter } from './request-id.ts';
 import {
   competitorShareSchema,
   promptSchema,
@@ -39,8 +41,26 @@ export interface Deprecation {
  * generated from, so the two cannot drift. List endpoints have a query schema; the detail
  * endpoint has only a path id and reads no query parameter.
  */
+/**
+ * The resources of /v1, one tag each, in the order the reference page lists them. Each endpoint
+ * carries exactly one, so the page groups every operation under its resource.
+ */
+export const READ_API_TAGS = [
+  { name: 'Responses', description: 'Collected AI answers with their mention verdicts, and one answer with its text.' },
+  { name: 'Tasks', description: 'Accepted action-plan steps and ad-hoc tasks.' },
+  { name: 'Properties', description: 'The tracked brands on an active paid plan.' },
+  { name: 'Prompts', description: 'The prompts asked of every AI platform each UTC day.' },
+  { name: 'Visibility', description: 'How often the brand is mentioned, per UTC day, property and platform.' },
+  { name: 'Competitors', description: 'Tracked competitors and their share of voice beside the brand.' },
+  { name: 'Sources', description: 'Domains and URLs the AI answers cite.' },
+] as const;
+
+export type ReadApiTag = (typeof READ_API_TAGS)[number]['name'];
+
 export interface ReadEndpoint<Query extends z.ZodType = z.ZodType> {
   operationId: string;
+  /** The resource it reads: its group in the document and on the reference page. */
+  tag: ReadApiTag;
   /** OpenAPI form, `{id}` for a path parameter. */
   path: `/v1/${string}`;
   summary: string;
@@ -71,6 +91,7 @@ const rangeNote =
 export const readEndpoints = {
   listResponses: defineReadEndpoint({
     operationId: 'listResponses',
+    tag: 'Responses',
     path: '/v1/responses',
     summary: 'List responses (mention verdicts)',
     description: `Responses of paid properties in the key's scope, newest day first (ties by id). Rows carry the excerpt, never the full text. ${rangeNote}`,
@@ -80,6 +101,7 @@ export const readEndpoints = {
   }),
   getResponse: defineReadEndpoint({
     operationId: 'getResponse',
+    tag: 'Responses',
     path: '/v1/responses/{id}',
     summary: 'Get one response with its full text',
     description:
@@ -89,6 +111,7 @@ export const readEndpoints = {
   }),
   listTasks: defineReadEndpoint({
     operationId: 'listTasks',
+    tag: 'Tasks',
     path: '/v1/tasks',
     summary: 'List accepted tasks',
     description:
@@ -99,6 +122,7 @@ export const readEndpoints = {
   }),
   listProperties: defineReadEndpoint({
     operationId: 'listProperties',
+    tag: 'Properties',
     path: '/v1/properties',
     summary: 'List properties',
     description:
@@ -109,6 +133,7 @@ export const readEndpoints = {
   }),
   listPrompts: defineReadEndpoint({
     operationId: 'listPrompts',
+    tag: 'Prompts',
     path: '/v1/prompts',
     summary: 'List prompts',
     description: "Tracked prompts of paid properties in the key's scope, newest first. Inactive prompts are included.",
@@ -118,6 +143,7 @@ export const readEndpoints = {
   }),
   getVisibility: defineReadEndpoint({
     operationId: 'getVisibility',
+    tag: 'Visibility',
     path: '/v1/visibility',
     summary: 'Visibility time series',
     description: `One point per (UTC day, property, model) that has answers: responses, mentions, visibility rate, average position and sentiment of the mentions. Newest day first, then property id and model. ${rangeNote}`,
@@ -127,6 +153,7 @@ export const readEndpoints = {
   }),
   listCompetitors: defineReadEndpoint({
     operationId: 'listCompetitors',
+    tag: 'Competitors',
     path: '/v1/competitors',
     summary: 'Competitors and share of voice',
     description: `Every competitor of the properties in scope with its mentions and share of voice over the range, beside the brand's own; competitors without mentions are listed with 0. Most mentioned first, then name. ${rangeNote}`,
@@ -136,6 +163,7 @@ export const readEndpoints = {
   }),
   listSources: defineReadEndpoint({
     operationId: 'listSources',
+    tag: 'Sources',
     path: '/v1/sources',
     summary: 'Cited domains',
     description: `Domains the answers cited over the range, with citation and answer counts and share of all citations. Most cited first, then domain. ${rangeNote}`,
@@ -145,6 +173,7 @@ export const readEndpoints = {
   }),
   listSourceUrls: defineReadEndpoint({
     operationId: 'listSourceUrls',
+    tag: 'Sources',
     path: '/v1/sources/urls',
     summary: 'Cited URLs',
     description: `URLs the answers cited over the range, with their domain, counts and first/last day seen. Most cited first, then URL. ${rangeNote}`,
@@ -168,8 +197,25 @@ function rateLimitHeaders() {
   return Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).map(([name, text]) => [name, integerHeader(text)]));
 }
 
+/** Every answer's request id: one header component, referenced by every response. */
+const requestIdHeader = { [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` } };
+
+/** The Bearer challenge of every 401 (RFC 6750), with the `error` a refused key or header gets. */
+const authChallengeHeader = {
+  'WWW-Authenticate': {
+    description: `The Bearer challenge (RFC 6750): \`${READ_API_AUTH_CHALLENGES.MISSING_AUTH}\` without an Authorization header; with \`error="invalid_request"\` when it is not \`Bearer <key>\` (INVALID_AUTH); with \`error="invalid_token"\` for a malformed, unknown or revoked key (INVALID_KEY).`,
+    required: true,
+    schema: { type: 'string' as const },
+    example: READ_API_AUTH_CHALLENGES.INVALID_KEY,
+  },
+};
+
 function errorResponse(description: string, headers?: ResponseConfig['headers']): ResponseConfig {
-  return { description, headers, content: { 'application/json': { schema: errorEnvelopeSchema } } };
+  return {
+    description,
+    headers: { ...requestIdHeader, ...headers },
+    content: { 'application/json': { schema: errorEnvelopeSchema } },
+  };
 }
 
 /** Adds one endpoint's GET operation, with every status it can answer, to an OpenAPI registry. */
@@ -182,7 +228,7 @@ export function registerReadEndpoint(registry: OpenAPIRegistry, endpoint: ReadEn
         }
       : { data: endpoint.item },
   );
-  const successHeaders: ResponseConfig['headers'] = { ...rateLimitHeaders() };
+  const successHeaders: ResponseConfig['headers'] = { ...requestIdHeader, ...rateLimitHeaders() };
   if (endpoint.deprecation) {
     successHeaders.Deprecation = {
       description: 'RFC 9745: @<unix seconds> when the deprecation took effect.',
@@ -198,7 +244,7 @@ export function registerReadEndpoint(registry: OpenAPIRegistry, endpoint: ReadEn
   };
   if (endpoint.query)
     responses[400] = errorResponse('INVALID_PARAM: a query parameter is malformed; the message names it.');
-  responses[401] = errorResponse('MISSING_AUTH, INVALID_AUTH or INVALID_KEY.');
+  responses[401] = errorResponse('MISSING_AUTH, INVALID_AUTH or INVALID_KEY.', authChallengeHeader);
   if (endpoint.shape === 'detail') responses[404] = errorResponse("NOT_FOUND: no such id in the key's scope.");
   responses[429] = errorResponse('RATE_LIMIT_EXCEEDED: the key used its budget for this minute.', {
     ...rateLimitHeaders(),
@@ -210,11 +256,13 @@ export function registerReadEndpoint(registry: OpenAPIRegistry, endpoint: ReadEn
     method: 'get',
     path: endpoint.path,
     operationId: endpoint.operationId,
+    tags: [endpoint.tag],
     summary: endpoint.summary,
     description: endpoint.description,
     deprecated: endpoint.deprecation ? true : undefined,
     security: [{ bearerAuth: [] }],
     request: {
+      headers: [requestIdParameter],
       query: endpoint.query as z.ZodObject | undefined,
       params: endpoint.path.includes('{id}')
         ? z.object({ id: z.string().openapi({ description: 'The resource id (a UUID).', format: 'uuid' }) })

@@ -39,8 +39,14 @@ const utcDayParam = z
   })
   .refine(isRealUtcDay, expected('a real calendar day as yyyy-MM-dd'));
 
-/** Printable text only: a NUL or another control character never reaches Postgres. */
-const PRINTABLE = /^[^\p{Cc}]+$/u;
+/**
+ * Printable text only: a NUL or another control character (Unicode's Cc: U+0000-U+001F and
+ * U+007F-U+009F) never reaches Postgres. Spelled without `\p{Cc}` and without a flag because the
+ * pattern is also the OpenAPI document's: JSON Schema patterns carry no flags, and the generator
+ * would write `/u` into the pattern itself.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it refuses
+const PRINTABLE = /^[^\x00-\x1F\x7F-\x9F]+$/;
 
 const anyGuid = z.guid();
 /** Whether `text` is a UUID as the id parameters accept it (any version, any case). */

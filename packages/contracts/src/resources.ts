@@ -15,42 +15,48 @@ const shareSchema = z.number().min(0).max(1);
 
 const PAID_PLANS = ['starter', 'growth', 'scale'] as const;
 
+/** A response's fields, shared by the list row and the detail so the detail is one plain object schema. */
+const responseFields = {
+  id: z.uuid(),
+  promptId: z.uuid().openapi({ description: 'Equals the id of a prompt on /v1/prompts.' }),
+  prompt: z.string().openapi({ description: 'Prompt text that produced the answer.' }),
+  model: z.string().openapi({
+    description:
+      'AI platform identifier (chatgpt, perplexity, claude, gemini, copilot); also the value of the model filter.',
+    example: 'chatgpt',
+  }),
+  date: utcDaySchema.openapi({ description: 'UTC day the answer was collected.' }),
+  mentioned: z.boolean(),
+  matchedTerm: z.string().nullable().openapi({ description: 'Brand term that matched; null when not mentioned.' }),
+  position: z
+    .number()
+    .int()
+    .nullable()
+    .openapi({ description: 'Character position of the first mention; null when not mentioned.' }),
+  sentiment: z
+    .number()
+    .nullable()
+    .openapi({ description: 'Mention sentiment, higher is more positive; null when not mentioned.' }),
+  excerpt: z
+    .string()
+    // Characters as Postgres' varchar(300) and JSON Schema's maxLength count them: code points.
+    .refine((text) => [...text].length <= 300, 'at most 300 characters')
+    .openapi({ description: 'Plain-text excerpt of the answer, at most 300 characters.', maxLength: 300 }),
+  sourceUrls: z.array(z.string()).openapi({ description: 'URLs the platform cited or consulted, in citation order.' }),
+  property: z.object({ id: z.uuid(), name: z.string() }),
+};
+
 export const responseSchema = z
-  .object({
-    id: z.uuid(),
-    promptId: z.uuid().openapi({ description: 'Equals the id of a prompt on /v1/prompts.' }),
-    prompt: z.string().openapi({ description: 'Prompt text that produced the answer.' }),
-    model: z.string().openapi({
-      description:
-        'AI platform identifier (chatgpt, perplexity, claude, gemini, copilot); also the value of the model filter.',
-      example: 'chatgpt',
-    }),
-    date: utcDaySchema.openapi({ description: 'UTC day the answer was collected.' }),
-    mentioned: z.boolean(),
-    matchedTerm: z.string().nullable().openapi({ description: 'Brand term that matched; null when not mentioned.' }),
-    position: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: 'Character position of the first mention; null when not mentioned.' }),
-    sentiment: z
-      .number()
-      .nullable()
-      .openapi({ description: 'Mention sentiment, higher is more positive; null when not mentioned.' }),
-    excerpt: z
-      .string()
-      // Characters as Postgres' varchar(300) and JSON Schema's maxLength count them: code points.
-      .refine((text) => [...text].length <= 300, 'at most 300 characters')
-      .openapi({ description: 'Plain-text excerpt of the answer, at most 300 characters.', maxLength: 300 }),
-    sourceUrls: z
-      .array(z.string())
-      .openapi({ description: 'URLs the platform cited or consulted, in citation order.' }),
-    property: z.object({ id: z.uuid(), name: z.string() }),
-  })
+  .object(responseFields)
   .openapi('Response', { description: 'One collected AI answer with the mention verdict for one property.' });
 
-export const responseDetailSchema = responseSchema
-  .extend({ text: z.string().openapi({ description: 'The complete answer as markdown.' }) })
+/**
+ * Built from the same fields rather than by extending `responseSchema`: an extended registered
+ * schema is written as `allOf: [{$ref: Response}, {text}]`, which reference pages render as two
+ * fragments and code generators as an intersection. This is one object with every field.
+ */
+export const responseDetailSchema = z
+  .object({ ...responseFields, text: z.string().openapi({ description: 'The complete answer as markdown.' }) })
   .openapi('ResponseDetail', {
     description: 'A response with its complete text; every other field equals the list row.',
   });

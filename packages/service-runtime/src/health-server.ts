@@ -1,8 +1,9 @@
+import type { Logger } from '@vt/logger';
 import express from 'express';
 import type { Registry } from 'prom-client';
 import { healthRouter, type ReadinessCheck } from './health.ts';
+import { applyHttpDefaults } from './http-defaults.ts';
 import { type RunningServer, startHttpServer } from './http-server.ts';
-import { securityHeaders } from './security-headers.ts';
 
 /**
  * The small HTTP server of a process that serves no API (a worker): /healthz, /readyz and
@@ -14,10 +15,10 @@ export function startHealthServer(options: {
   isClosing: () => boolean;
   port: number;
   host: string;
+  logger: Logger;
 }): Promise<RunningServer> {
   const app = express();
-  app.disable('x-powered-by');
-  app.use(securityHeaders());
+  applyHttpDefaults(app, { logger: options.logger });
   app.use(healthRouter({ registry: options.registry, checks: options.checks, isClosing: options.isClosing }));
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found' });

@@ -94,6 +94,7 @@ export async function startQueueWorker<S extends z.ZodType>(
     isClosing: () => closing,
     port: options.port,
     host: config.HOST,
+    logger,
   });
   worker.run().catch((err: unknown) => logger.error({ err }, 'queue consumer stopped'));
   // Housekeeping: markers outlive every retry, then go; every replica may prune, harmlessly.

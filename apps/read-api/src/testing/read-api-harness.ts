@@ -1,5 +1,5 @@
 import { sqlReaderOf } from '@vt/db';
-import { createLogger } from '@vt/logger';
+import { createLogger, type Logger } from '@vt/logger';
 import { createReadOperations } from '@vt/read-model';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
@@ -27,6 +27,8 @@ export interface ReadApiHarnessOptions {
    * that shares its budgets. A fresh isolated prefix when omitted.
    */
   prefix?: string;
+  /** Where the app logs; silent by default. */
+  logger?: Logger;
 }
 
 /**
@@ -37,7 +39,7 @@ export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
   const db = testDb();
   const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
   const prefix = options.prefix ?? isolatedQueuePrefix();
-  const logger = createLogger({ name: 'read-api', level: 'silent' });
+  const logger = options.logger ?? createLogger({ name: 'read-api', level: 'silent' });
   let now = options.now ?? new Date();
   const keys = createApiKeyAuthenticator(db, { cacheTtlMs: options.cacheTtlMs ?? 1 });
   let authentications = 0;

@@ -185,7 +185,8 @@ export const teamBrandingSchema = z
       .optional(),
     accentColor: z
       .string()
-      .regex(/^#[0-9a-f]{6}$/i, 'must be a hex colour such as #1a2b3c')
+      // Both cases spelled out, not /i: the pattern is also the OpenAPI document's, which has no flags.
+      .regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour such as #1a2b3c')
       .optional(),
   })
   .openapi('TeamBranding');
