@@ -1,5 +1,6 @@
-import createClient, { type Client } from 'openapi-fetch';
-import type { components, operations, paths } from './read-api.d.ts';
+import type { Client, ClientOptions } from 'openapi-fetch';
+import createClient from 'openapi-fetch';
+import type { components, operations, paths } from './read-api.js';
 
 export type { components, operations, paths };
 
@@ -8,6 +9,9 @@ export type ReadApiSchemas = components['schemas'];
 export type ErrorEnvelope = ReadApiSchemas['ErrorEnvelope'];
 
 export type ReadApiClient = Client<paths>;
+
+/** openapi-fetch's options besides the base URL (a `fetch` of your own, …), and headers to add to every request. */
+export type ReadApiClientOptions = Omit<ClientOptions, 'baseUrl' | 'headers'> & { headers?: Record<string, string> };
 
 /**
  * A typed client of the read API (/v1): paths, query parameters and response bodies come from
@@ -18,9 +22,14 @@ export type ReadApiClient = Client<paths>;
  *
  * `data` is the 200 body; otherwise `error` is the `{error: {code, message}}` envelope.
  */
-export function createReadApiClient(baseUrl: string, apiKey: string): ReadApiClient {
+export function createReadApiClient(
+  baseUrl: string,
+  apiKey: string,
+  options: ReadApiClientOptions = {},
+): ReadApiClient {
   return createClient<paths>({
+    ...options,
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    headers: { Authorization: `Bearer ${apiKey}`, Accept: 'application/json' },
+    headers: { Accept: 'application/json', ...options.headers, Authorization: `Bearer ${apiKey}` },
   });
 }
