@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import {
-  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
