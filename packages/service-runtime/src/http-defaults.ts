@@ -69,8 +69,9 @@ export function requestIds(options: { logger: Logger }): RequestHandler {
  * budget headers (READ-17), for a representation the client cannot hold, since no answer ever
  * gave it a validator to hold it by. Here conditional headers are ignored and a GET is always
  * answered in full. (RFC 9110 would have `If-None-Match: *` on an existing resource answered 304;
- * the wildcard is meant for unsafe methods, and this service has none that take it.) Files served
- * by express.static (the reference pages' assets, the console UI) keep their own ETags and 304s.
+ * the wildcard is meant for unsafe methods, and this service has none that take it.) Files keep
+ * their validators and 304s: express.static's assets their ETag and Last-Modified, a file sent
+ * with res.sendFile (the console UI's index.html) its Last-Modified.
  */
 export function answerWithoutValidators(app: Express): void {
   app.set('etag', false);
