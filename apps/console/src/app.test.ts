@@ -61,6 +61,34 @@ describe('console app', () => {
     const mine = await request(h.app).get('/api/me').set('X-Request-Id', 'console-trace-1');
     expect(mine.status).toBe(401);
     expect(mine.headers['x-request-id']).toBe('console-trace-1');
+
+    // The document says so: on every answer of every operation, and as an optional request header.
+    const documented = buildConsoleOpenApiDocument() as unknown as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { name: string; in: string }[];
+            responses: Record<string, { headers?: Record<string, unknown> }>;
+          }
+        >
+      >;
+      components: { headers: Record<string, unknown> };
+    };
+    expect(documented.components.headers['X-Request-Id']).toMatchObject({ required: true });
+    for (const [path, item] of Object.entries(documented.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        expect(operation.parameters, `${method} ${path}`).toContainEqual(
+          expect.objectContaining({ name: 'X-Request-Id', in: 'header' }),
+        );
+        for (const [status, response] of Object.entries(operation.responses)) {
+          expect(response.headers?.['X-Request-Id'], `${method} ${path} ${status}`).toEqual({
+            $ref: '#/components/headers/X-Request-Id',
+          });
+        }
+      }
+    }
   });
 
   it('asks for a session on every operation but sign-up and sign-in, with WWW-Authenticate', async () => {

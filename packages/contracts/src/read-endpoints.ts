@@ -12,7 +12,7 @@ import {
   sourceUrlsQuery,
   visibilityQuery,
 } from './read-params.ts';
-import { REQUEST_ID_HEADER, requestIdParameter } from './request-id.ts';
+import { requestIdParameter, requestIdResponseHeaders } from './request-id.ts';
 import {
   competitorShareSchema,
   promptSchema,
@@ -198,7 +198,7 @@ function rateLimitHeaders() {
 }
 
 /** Every answer's request id: one header component, referenced by every response. */
-const requestIdHeader = { [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` } };
+const requestIdHeader = requestIdResponseHeaders;
 
 /** The Bearer challenge of every 401 (RFC 6750), with the `error` a refused key or header gets. */
 const authChallengeHeader = {

@@ -31,6 +31,11 @@ export const requestIdParameter = requestIdSchema.optional().openapi({
   },
 });
 
+/** Every documented answer's headers start with this reference to the component below. */
+export const requestIdResponseHeaders = {
+  [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` },
+};
+
 /** The response header component every documented answer references. */
 export const requestIdResponseHeader = {
   description:

@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { requestIdParameter, requestIdResponseHeaders } from '../request-id.ts';
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
 import {
   activityQuery,
@@ -509,7 +510,7 @@ const ACCESS_NOTES: Record<ConsoleAccess, string> = {
 function errorResponse(codes: ConsoleErrorCode[], headers?: ResponseConfig['headers']): ResponseConfig {
   return {
     description: codes.join(', '),
-    headers,
+    headers: { ...requestIdResponseHeaders, ...headers },
     content: { 'application/json': { schema: consoleErrorSchema } },
   };
 }
@@ -537,8 +538,12 @@ function consoleErrorCodes(e: ConsoleEndpoint): Map<number, ConsoleErrorCode[]> 
 export function registerConsoleEndpoint(registry: OpenAPIRegistry, e: ConsoleEndpoint): void {
   const responses: Record<number, ResponseConfig> = {};
   responses[e.status] = e.response
-    ? { description: 'Success.', content: { 'application/json': { schema: e.response } } }
-    : { description: 'Done; no body.' };
+    ? {
+        description: 'Success.',
+        headers: requestIdResponseHeaders,
+        content: { 'application/json': { schema: e.response } },
+      }
+    : { description: 'Done; no body.', headers: requestIdResponseHeaders };
   for (const [status, codes] of consoleErrorCodes(e)) {
     responses[status] =
       status === 401
@@ -559,6 +564,7 @@ export function registerConsoleEndpoint(registry: OpenAPIRegistry, e: ConsoleEnd
     tags: [tagOf(e.path)],
     security: e.access === 'public' ? [] : [{ sessionCookie: [] }, { sessionBearer: [] }],
     request: {
+      headers: [requestIdParameter],
       query: e.query,
       params: params.length
         ? z.object(Object.fromEntries(params.map((p) => [p, z.uuid().openapi({ description: `The ${p} (a UUID).` })])))

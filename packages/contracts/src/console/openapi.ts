@@ -1,4 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { REQUEST_ID_HEADER, requestIdResponseHeader, requestIdSchema } from '../request-id.ts';
 import { type ConsoleEndpoint, consoleEndpoints, registerConsoleEndpoint } from './endpoints.ts';
 import { consoleErrorSchema } from './errors.ts';
 
@@ -18,6 +19,8 @@ export function buildConsoleOpenApiDocument(endpoints: readonly ConsoleEndpoint[
     description: 'The same session token for scripts: `Authorization: Bearer <token>` from sign-in. Needs no Origin.',
   });
   registry.register('ConsoleError', consoleErrorSchema);
+  registry.register('RequestId', requestIdSchema);
+  registry.registerComponent('headers', REQUEST_ID_HEADER, requestIdResponseHeader);
   for (const endpoint of endpoints) registerConsoleEndpoint(registry, endpoint);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -33,6 +36,7 @@ export function buildConsoleOpenApiDocument(endpoints: readonly ConsoleEndpoint[
         '- The current team: the `X-Team-Id` header when present, else the team the session selected (`PUT /api/session/team`), else the person’s only team; with several teams and none selected, team routes answer 400 `TEAM_NOT_SELECTED`.',
         '- A team, property or key the caller cannot see answers 404 `NOT_FOUND`, never a hint that it exists; a member lacking the role gets 403 `FORBIDDEN`.',
         '- Errors are `{"error": {"code", "message", "details"?}}`; `details` lists `{path, message}` per field on a 400. A 401 carries `WWW-Authenticate`.',
+        '- Every answer carries `X-Request-Id`: the one the request sent when it is 1 to 128 letters, digits or `- _ . : + / =`, else a UUID minted for it; the console’s log lines about the request carry the same id.',
       ].join('\n'),
     },
     servers: [{ url: '/' }],
