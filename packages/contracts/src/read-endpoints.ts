@@ -37,11 +37,6 @@ export interface Deprecation {
 }
 
 /**
- * One /v1 operation: the catalogue entry the read API routes from and the OpenAPI document is
- * generated from, so the two cannot drift. List endpoints have a query schema; the detail
- * endpoint has only a path id and reads no query parameter.
- */
-/**
  * The resources of /v1, one tag each, in the order the reference page lists them. Each endpoint
  * carries exactly one, so the page groups every operation under its resource.
  */
@@ -57,6 +52,11 @@ export const READ_API_TAGS = [
 
 export type ReadApiTag = (typeof READ_API_TAGS)[number]['name'];
 
+/**
+ * One /v1 operation: the catalogue entry the read API routes from and the OpenAPI document is
+ * generated from, so the two cannot drift. List endpoints have a query schema; the detail
+ * endpoint has only a path id and reads no query parameter.
+ */
 export interface ReadEndpoint<Query extends z.ZodType = z.ZodType> {
   operationId: string;
   /** The resource it reads: its group in the document and on the reference page. */
@@ -197,9 +197,6 @@ function rateLimitHeaders() {
   return Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).map(([name, text]) => [name, integerHeader(text)]));
 }
 
-/** Every answer's request id: one header component, referenced by every response. */
-const requestIdHeader = requestIdResponseHeaders;
-
 /** The Bearer challenge of every 401 (RFC 6750), with the `error` a refused key or header gets. */
 const authChallengeHeader = {
   'WWW-Authenticate': {
@@ -213,7 +210,7 @@ const authChallengeHeader = {
 function errorResponse(description: string, headers?: ResponseConfig['headers']): ResponseConfig {
   return {
     description,
-    headers: { ...requestIdHeader, ...headers },
+    headers: { ...requestIdResponseHeaders, ...headers },
     content: { 'application/json': { schema: errorEnvelopeSchema } },
   };
 }
@@ -228,7 +225,7 @@ export function registerReadEndpoint(registry: OpenAPIRegistry, endpoint: ReadEn
         }
       : { data: endpoint.item },
   );
-  const successHeaders: ResponseConfig['headers'] = { ...requestIdHeader, ...rateLimitHeaders() };
+  const successHeaders: ResponseConfig['headers'] = { ...requestIdResponseHeaders, ...rateLimitHeaders() };
   if (endpoint.deprecation) {
     successHeaders.Deprecation = {
       description: 'RFC 9745: @<unix seconds> when the deprecation took effect.',

@@ -21,7 +21,7 @@ export const requestIdSchema = z.string().max(MAX_REQUEST_ID_LENGTH).regex(REQUE
   example: '3f2b8c1e-6d4a-4f5e-9b7c-2a1d0e9f8c7b',
 });
 
-/** The header as every /v1 operation documents it: optional, echoed back when acceptable. */
+/** The header as every operation (of both documents) takes it: optional, echoed back when acceptable. */
 export const requestIdParameter = requestIdSchema.optional().openapi({
   param: {
     name: REQUEST_ID_HEADER,
