@@ -12,7 +12,15 @@ import {
   UnrecoverableError,
 } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection, createWorkerConnection } from '@vt/redis';
-import { closeOnce, createMetricsRegistry, pingPostgres, pingRedis, startHealthServer } from '@vt/service-runtime';
+import {
+  closeOnce,
+  createJobMetrics,
+  createMetricsRegistry,
+  pingPostgres,
+  pingRedis,
+  startHealthServer,
+  watchQueueDepth,
+} from '@vt/service-runtime';
 import { Counter, Gauge } from 'prom-client';
 import type { z } from 'zod';
 import { collectAnswer } from './jobs/collect-answer.ts';
@@ -51,6 +59,7 @@ export async function startAnswerCollector(
   const redis = createWorkerConnection({ redisUrl: config.REDIS_URL, onError });
   const producer = createProducerConnection({ redisUrl: config.REDIS_URL, onError });
   const registry = createMetricsRegistry(name);
+  const jobMetrics = createJobMetrics(registry);
   const answered = new Counter({
     name: 'vt_answers_collected_total',
     help: 'Questions handled by platform and outcome (collected, or the reason it was skipped or failed).',
@@ -99,6 +108,10 @@ export async function startAnswerCollector(
       logger.error({ err, jobId: job?.id, attempt: job?.attemptsMade }, `${contract.name} job failed`),
     );
     worker.on('error', (err) => logger.error({ err }, `${contract.name} worker error`));
+    jobMetrics.observe(worker, contract.queue);
+    // Each queue this process works, also made here for its depth (the producer connection: a
+    // scrape while Redis is away fails fast).
+    queueFor(contract);
     workers.push(worker);
   };
 
@@ -123,6 +136,7 @@ export async function startAnswerCollector(
       try {
         const outcome = await collectAnswer(db, client, data, now);
         answered.inc({ platform: client.platform, outcome: outcome.applied ? 'collected' : outcome.reason });
+        if (!outcome.applied) jobMetrics.skipped(collectAnswerJob(client.platform).queue, outcome.reason);
       } catch (err) {
         answered.inc({
           platform: client.platform,
@@ -137,6 +151,7 @@ export async function startAnswerCollector(
 
   work(rejudgePropertyJob, 1, async ({ propertyId }) => {
     const outcome = await rejudgeProperty(db, propertyId);
+    if (!outcome.applied) jobMetrics.skipped(rejudgePropertyJob.queue, outcome.reason);
     logger.info({ propertyId, ...(outcome.applied ? {} : { skipped: outcome.reason }) }, 'property re-judged');
   });
 
@@ -145,6 +160,8 @@ export async function startAnswerCollector(
     { pattern: dailyPattern(config.COLLECT_AT_UTC), tz: 'UTC' },
     { name: answerScheduleJob.name, data: {} },
   );
+
+  watchQueueDepth(registry, [...queues.values()]);
 
   let closing = false;
   const server = await startHealthServer({

@@ -8,6 +8,8 @@ import type { Response } from 'express';
  */
 export interface Rejection {
   status: number;
+  /** The catalogue's name of the rejection, for metrics; never sent (see `reason`). */
+  code: string;
   reason?: string;
   error: string;
   hint: string;
@@ -200,7 +202,7 @@ function rejecter<C extends Catalogue>(catalogue: C) {
   return <R extends keyof C & string>(reason: R, ...args: ArgsOf<C[R]>): Rejection => {
     const { status, error, hint, hasReason } = catalogue[reason] as unknown as Entry<ArgsOf<C[R]>>;
     const words = (w: Words<ArgsOf<C[R]>>) => (typeof w === 'string' ? w : w(...args));
-    return { status, ...(hasReason === false ? {} : { reason }), error: words(error), hint: words(hint) };
+    return { status, code: reason, ...(hasReason === false ? {} : { reason }), error: words(error), hint: words(hint) };
   };
 }
 

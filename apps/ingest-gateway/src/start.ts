@@ -2,7 +2,7 @@ import type { IngestGatewayConfig } from '@vt/config';
 import { createDeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
 import { crawlBatchJob, createQueue, leadJob } from '@vt/queue';
-import { startHttpService } from '@vt/service-runtime';
+import { startHttpService, watchQueueDepth } from '@vt/service-runtime';
 import { buildIngestGateway } from './app.ts';
 import { loadAgentCatalogueCache } from './crawl/agent-catalogue-cache.ts';
 import { loadCrawlerRangeCache } from './crawl/crawler-ip-ranges.ts';
@@ -18,6 +18,8 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
     build: async ({ db, redis, registry, readinessChecks, isClosing }) => {
       const crawlQueue = createQueue(crawlBatchJob, redis, config.QUEUE_PREFIX);
       const leadQueue = createQueue(leadJob, redis, config.QUEUE_PREFIX);
+      // The depth of the queues it fills: a backlog shows here even while no worker runs.
+      watchQueueDepth(registry, [crawlQueue, leadQueue]);
       const refreshMs = config.CRAWLER_RANGES_REFRESH_SECONDS * 1000;
       const crawlerRanges = await loadCrawlerRangeCache(db, logger, refreshMs);
       const agentCatalogue = await loadAgentCatalogueCache(db, logger, refreshMs);
@@ -52,6 +54,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
             config.WEBHOOK_SIGNING_KEY_PREVIOUS && config.WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL
               ? { key: config.WEBHOOK_SIGNING_KEY_PREVIOUS, until: config.WEBHOOK_SIGNING_KEY_PREVIOUS_UNTIL }
               : undefined,
+          registry,
         },
         registry,
         readinessChecks,

@@ -1,4 +1,4 @@
-export { type Queue, UnrecoverableError } from 'bullmq';
+export { type Job, type Queue, UnrecoverableError, type Worker } from 'bullmq';
 export {
   answerScheduleJob,
   type CollectAnswerJobData,

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { Registry } from 'prom-client';
+import { withTimeout } from './with-timeout.ts';
 
 /** Resolves when a dependency answers; rejects (or times out) when it does not. */
 export type ReadinessCheck = { name: string; check: () => Promise<unknown> };
@@ -10,22 +11,6 @@ export interface HealthRouterOptions {
   /** True once shutdown has begun: readiness answers 503 so load balancers stop sending work. */
   isClosing: () => boolean;
   checkTimeoutMs?: number;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e) => {
-        clearTimeout(timer);
-        reject(e);
-      },
-    );
-  });
 }
 
 /** GET /healthz (alive), GET /readyz (dependencies answer, not closing), GET /metrics (Prometheus). */

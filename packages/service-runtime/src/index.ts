@@ -11,6 +11,7 @@ export {
   type HttpServiceResources,
   startHttpService,
 } from './http-service.ts';
+export { createJobMetrics, type JobMetrics, watchQueueDepth } from './job-metrics.ts';
 export type { Service } from './lifecycle.ts';
 export { createMetricsRegistry } from './metrics.ts';
 export {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { createLogger } from '@vt/logger';
 import { createQueue, type JobContract } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
-import { isolatedQueuePrefix, testEnv } from '@vt/test-support';
+import { isolatedQueuePrefix, promtool, sampleSum, scrape, testEnv } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type JobOutcome, startQueueWorker } from './queue-worker.ts';
@@ -13,7 +13,7 @@ import { type JobOutcome, startQueueWorker } from './queue-worker.ts';
 const thingJob = {
   queue: 'things',
   name: 'thing',
-  schema: z.strictObject({ id: z.string(), secret: z.string(), outcome: z.enum(['apply', 'skip', 'fail']) }),
+  schema: z.strictObject({ id: z.string(), secret: z.string(), outcome: z.enum(['apply', 'skip', 'fail', 'flaky']) }),
   options: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
 } satisfies JobContract;
 
@@ -22,6 +22,8 @@ const producer = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError
 const queue = createQueue(thingJob, producer, prefix);
 const lines: Record<string, unknown>[] = [];
 const handled: string[] = [];
+/** Ids of 'flaky' jobs that failed once already: their next attempt succeeds. */
+const failedOnce = new Set<string>();
 let worker: Awaited<ReturnType<typeof startQueueWorker>>;
 
 beforeAll(async () => {
@@ -42,7 +44,11 @@ beforeAll(async () => {
       await db.$queryRaw`SELECT 1`; // the shell hands over a working Prisma client
       handled.push(data.id);
       if (data.outcome === 'fail') throw new Error('boom');
-      return data.outcome === 'apply' ? { applied: true } : { applied: false, reason: 'duplicate' };
+      if (data.outcome === 'flaky' && !failedOnce.has(data.id)) {
+        failedOnce.add(data.id);
+        throw new Error('not this time');
+      }
+      return data.outcome === 'skip' ? { applied: false, reason: 'duplicate' } : { applied: true };
     },
     jobFields: (data) => ({ thingId: data.id }),
   });
@@ -106,5 +112,49 @@ describe('startQueueWorker', () => {
     const ready = await fetch(`${base}/readyz`);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
     expect(await (await fetch(`${base}/metrics`)).text()).toContain('app="test-worker"');
+  });
+
+  it('exports job metrics from BullMQ’s real events: processed, skipped, retried, failed, attempt times, queue depth', async () => {
+    const metricsUrl = `http://127.0.0.1:${worker.port}/metrics`;
+    const before = await scrape(metricsUrl);
+    const of = (e: typeof before, name: string, labels: Record<string, string> = {}) =>
+      sampleSum(e, name, { queue: 'things', ...labels });
+
+    const jobs = await Promise.all([
+      queue.add(thingJob.name, { id: 'm-apply', secret: 's', outcome: 'apply' }),
+      queue.add(thingJob.name, { id: 'm-skip', secret: 's', outcome: 'skip' }),
+      queue.add(thingJob.name, { id: 'm-fail', secret: 's', outcome: 'fail' }),
+      // Two attempts, the first fails: one retry, then completed.
+      queue.add(thingJob.name, { id: 'm-flaky', secret: 's', outcome: 'flaky' }, { attempts: 2, backoff: 0 }),
+    ]);
+    const settled = async () => {
+      const states = await Promise.all(jobs.map((j) => j.getState()));
+      return states.every((state) => state === 'completed' || state === 'failed');
+    };
+    for (let waited = 0; !(await settled()) && waited < 10_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // A job waiting its turn far ahead, to be seen in the depth.
+    const later = await queue.add(thingJob.name, { id: 'm-later', secret: 's', outcome: 'apply' }, { delay: 600_000 });
+    const after = await scrape(metricsUrl);
+    await later.remove();
+
+    const delta = (name: string, labels: Record<string, string> = {}) =>
+      of(after, name, labels) - of(before, name, labels);
+    expect(delta('vt_jobs_processed_total')).toBe(3); // apply, skip, flaky on its second attempt
+    expect(delta('vt_jobs_skipped_total', { reason: 'duplicate' })).toBe(1);
+    expect(delta('vt_jobs_retried_total')).toBe(1); // flaky's first attempt
+    expect(delta('vt_jobs_failed_total')).toBe(1); // fail: its one attempt used up
+    expect(delta('vt_job_duration_seconds_count', { result: 'completed' })).toBe(3);
+    expect(delta('vt_job_duration_seconds_count', { result: 'failed' })).toBe(2);
+    expect(delta('vt_job_duration_seconds_sum')).toBeGreaterThan(0);
+    expect(of(after, 'vt_queue_jobs', { state: 'delayed' })).toBe(1);
+    expect(of(after, 'vt_queue_jobs', { state: 'failed' })).toBe(await queue.getFailedCount());
+    expect(of(after, 'vt_queue_jobs', { state: 'waiting' })).toBe(0);
+
+    // What Prometheus's own linter says of the whole exposition.
+    const lint = await promtool(['check', 'metrics'], after.text);
+    expect(lint.output).toBe('');
+    expect(lint.code).toBe(0);
   });
 });

@@ -1,11 +1,12 @@
 import { createPrismaClient, type DatabaseConfig, type PrismaClient, processedJobsPruneTask } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { createJobWorker, type JobContract } from '@vt/queue';
+import { createJobWorker, createQueue, type JobContract } from '@vt/queue';
 import { closeRedisConnection, createWorkerConnection } from '@vt/redis';
 import type { z } from 'zod';
 import { closeOnce } from './boot.ts';
 import { pingPostgres, pingRedis } from './dependency-checks.ts';
 import { startHealthServer } from './health-server.ts';
+import { createJobMetrics, watchQueueDepth } from './job-metrics.ts';
 import type { Service } from './lifecycle.ts';
 import { createMetricsRegistry } from './metrics.ts';
 
@@ -46,7 +47,8 @@ export interface QueueWorkerOptions<S extends z.ZodType> {
 /**
  * A worker process, whole: one queue's jobs handled by `handle` (the payload parsed with the
  * contract's schema first), its Postgres and Redis connections, the hourly prune of its
- * processed-job markers, and /healthz, /readyz and /metrics. `close()` stops in order: readiness
+ * processed-job markers, and /healthz, /readyz and /metrics (the process's defaults, and the job
+ * metrics and queue depth of ./job-metrics.ts). `close()` stops in order: readiness
  * answers 503, jobs in progress finish (new ones stay queued), then the health server, Redis and
  * Postgres close.
  */
@@ -59,6 +61,8 @@ export async function startQueueWorker<S extends z.ZodType>(
     redisUrl: config.REDIS_URL,
     onError: (err) => logger.error({ err }, 'redis connection error'),
   });
+  const registry = createMetricsRegistry(name);
+  const jobMetrics = createJobMetrics(registry);
   const worker = createJobWorker({
     contract,
     connection: redis,
@@ -69,7 +73,10 @@ export async function startQueueWorker<S extends z.ZodType>(
       const outcome = await options.handle(data, { db });
       const fields = { jobId: job.id, ...jobFields(data) };
       if (outcome.applied) logger.debug(fields, `${contract.name} job applied`);
-      else logger.info({ ...fields, reason: outcome.reason }, `${contract.name} job skipped`);
+      else {
+        jobMetrics.skipped(contract.queue, outcome.reason);
+        logger.info({ ...fields, reason: outcome.reason }, `${contract.name} job skipped`);
+      }
     },
     onUnknownJob: (job) =>
       logger.warn({ jobId: job.id, jobName: job.name }, `unknown job on the ${contract.queue} queue`),
@@ -83,10 +90,15 @@ export async function startQueueWorker<S extends z.ZodType>(
     logger.error({ err, jobId: job?.id, attempt: job?.attemptsMade, ...fields }, `${contract.name} job failed`);
   });
   worker.on('error', (err) => logger.error({ err }, `${contract.name} worker error`));
+  jobMetrics.observe(worker, contract.queue);
+  // The queue's depth, read at scrape time over the worker's own connection (BullMQ's blocking
+  // reads use a connection of their own); a scrape waits at most a second for it.
+  const depthQueue = createQueue(contract, redis, config.QUEUE_PREFIX);
+  watchQueueDepth(registry, [depthQueue]);
 
   let closing = false;
   const server = await startHealthServer({
-    registry: createMetricsRegistry(name),
+    registry,
     checks: [
       { name: 'postgres', check: pingPostgres(db) },
       { name: 'redis', check: pingRedis(redis) },
@@ -111,6 +123,7 @@ export async function startQueueWorker<S extends z.ZodType>(
       clearInterval(pruneTimer);
       await worker.close(); // finish in-flight jobs
       await server.close();
+      await depthQueue.close();
       await closeRedisConnection(redis);
       await db.$disconnect();
     }),

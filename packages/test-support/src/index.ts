@@ -20,4 +20,13 @@ export {
 export { databaseText, redisText } from './leak-scan.ts';
 export { ROOT } from './paths.ts';
 export { freePort, type RunningApp, type RunningProcess, runScript, startApp, waitForOk } from './processes.ts';
+export {
+  type Exposition,
+  hasSample,
+  parseExposition,
+  promtool,
+  type Sample,
+  sampleSum,
+  scrape,
+} from './prometheus.ts';
 export { isolatedQueuePrefix, testEnv } from './test-env.ts';

@@ -13,10 +13,12 @@ import { batchedEnqueue, leadJob, type Queue } from '@vt/queue';
 import type { Redis } from '@vt/redis';
 import type { Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
+import type { Registry } from 'prom-client';
 import { discardRestOfBody } from '../discard-rest-of-body.ts';
 import type { PropertyLookup } from '../property-lookup.ts';
 import { leadRejection, type Rejection, sendRejection, type WebhookHeaders } from '../rejections.ts';
 import { claimFirstAnswer, deriveLeadId } from './lead-duplicates.ts';
+import { type LeadRefusalReason, leadWebhookMetrics } from './lead-metrics.ts';
 import { readLeadPayload } from './lead-payload.ts';
 import { readCappedBody } from './read-capped-body.ts';
 
@@ -35,6 +37,8 @@ export interface LeadWebhookDeps {
    * verify: the overlap in which senders move to the new secrets (README, "Rotating the signing key").
    */
   previousSigningKey?: { key: string; until: Date };
+  /** Where the webhook's counters go (leads accepted by platform, refused by reason, duplicates). */
+  registry: Registry;
   now?: () => number;
 }
 
@@ -87,10 +91,15 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
   // Concurrent leads share one Redis pipeline per event-loop turn: far less CPU per lead than an
   // add each, measured in the webhook bench.
   const enqueueLead = batchedEnqueue(deps.queue, leadJob);
+  const metrics = leadWebhookMetrics(deps.registry);
+  const turnAway = (res: Response, refusal: Rejection) => {
+    metrics.refused(refusal.code as LeadRefusalReason);
+    sendRejection(res, refusal);
+  };
   const handle = async (req: Request<{ propertyId: string }>, res: Response) => {
     const propertyId = req.params.propertyId ?? '';
     const property = await deps.properties.find(propertyId);
-    if (!property) return sendRejection(res, leadRejection('property_not_found', propertyId));
+    if (!property) return turnAway(res, leadRejection('property_not_found', propertyId));
     // Resolves at once (or, while the writer is backlogged, once the row is stored); never rejects.
     const record = (attempt: Omit<DeliveryAttempt, 'propertyId' | 'channel'>) =>
       deps.deliveryLog.submit({ propertyId: property.id, channel: 'webhook', ...attempt }, (err) =>
@@ -112,7 +121,7 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
         eventId: loggedEventId,
         requestBody,
       });
-      sendRejection(res, refusal);
+      turnAway(res, refusal);
     };
 
     if (!secrets) return refuse(leadRejection('webhook_not_configured'));
@@ -191,6 +200,8 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
       leadId: answer.leadId,
       result: answer as unknown as Prisma.InputJsonValue,
     });
+    if (first) metrics.duplicate();
+    else metrics.accepted(answer.platform);
     res.status(200).json(answer);
   };
   return async (req, res) => {
@@ -199,7 +210,7 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
     } catch (err) {
       // The spec names one 500 reason for the webhook, storage_failed, whatever went wrong.
       deps.logger.error({ err }, 'unhandled error');
-      if (!res.headersSent) sendRejection(res, leadRejection('storage_failed'));
+      if (!res.headersSent) turnAway(res, leadRejection('storage_failed'));
     }
   };
 }

@@ -48,6 +48,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
       keyPrefix: prefix,
       logger,
       signingKey: testEnv.WEBHOOK_SIGNING_KEY,
+      registry,
       ...options.leads,
     },
     crawlIngest: {
@@ -99,6 +100,8 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
 
   return {
     app,
+    /** The app's metrics registry (what GET /metrics serves). */
+    registry,
     db,
     queue,
     leadQueue,

@@ -1,0 +1,26 @@
+import type { PrismaClient } from '@vt/db';
+import { CRAWL_CONNECTION_STATUSES, countByStatus, crawlConnections } from '@vt/delivery-log';
+import { Gauge, type Registry } from 'prom-client';
+
+/**
+ * `vt_crawl_connections{status}`: how many properties are in each crawl connection status,
+ * counted from the delivery log at scrape time. Counts, not a series per property: a property id
+ * is not a label (the number of properties is not bounded); `pnpm ops crawl connections
+ * --status nothing_arriving` names them. Every gateway replica reports the same counts.
+ */
+export function crawlConnectionMetrics(registry: Registry, db: PrismaClient): void {
+  new Gauge({
+    name: 'vt_crawl_connections',
+    help: 'Properties by crawl connection status (not_verified, connected, rejecting, nothing_arriving, disconnected), from the delivery log at scrape time.',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      // Absent rather than stale while Postgres does not answer.
+      this.reset();
+      const connections = await crawlConnections(db).catch(() => undefined);
+      if (!connections) return;
+      const counts = countByStatus(connections);
+      for (const status of CRAWL_CONNECTION_STATUSES) this.set({ status }, counts[status]);
+    },
+  });
+}

@@ -1,0 +1,69 @@
+import type { PrismaClient } from '@vt/db';
+import { type CrawlConnectionStatus, crawlConnectionStatus } from './crawl-status.ts';
+
+export const CRAWL_CONNECTION_STATUSES = [
+  'not_verified',
+  'connected',
+  'rejecting',
+  'nothing_arriving',
+  'disconnected',
+] as const satisfies readonly CrawlConnectionStatus[];
+
+export interface PropertyCrawlConnection {
+  propertyId: string;
+  status: CrawlConnectionStatus;
+  /** The newest attempt that counts (since the last reconnect), if any. */
+  lastAttemptAt: Date | null;
+}
+
+/**
+ * Every property's crawl connection status at once, for the metrics and `ops crawl connections`:
+ * one statement that reads each property's newest counted attempt through the log's
+ * (property, channel, created_at) index, then the one rule of crawl-status.ts decides.
+ */
+export async function crawlConnections(db: PrismaClient, now = new Date()): Promise<PropertyCrawlConnection[]> {
+  const rows = await db.$queryRaw<
+    {
+      propertyId: string;
+      ingestionEnabled: boolean;
+      statusSince: Date | null;
+      createdAt: Date | null;
+      statusCode: number | null;
+    }[]
+  >`
+    SELECT p.id AS "propertyId", p.crawl_ingestion_enabled AS "ingestionEnabled",
+           p.crawl_status_since AS "statusSince", newest.created_at AS "createdAt", newest.status_code AS "statusCode"
+    FROM properties p
+    LEFT JOIN LATERAL (
+      SELECT d.created_at, d.status_code FROM delivery_log_entries d
+      WHERE d.property_id = p.id AND d.channel = 'crawl'
+        AND (p.crawl_status_since IS NULL OR d.created_at >= p.crawl_status_since)
+      ORDER BY d.created_at DESC, d.id DESC
+      LIMIT 1
+    ) newest ON true
+    ORDER BY p.id`;
+  return rows.map((row) => {
+    const attempts =
+      row.createdAt && row.statusCode !== null ? [{ createdAt: row.createdAt, statusCode: row.statusCode }] : [];
+    return {
+      propertyId: row.propertyId,
+      status: crawlConnectionStatus({
+        ingestionEnabled: row.ingestionEnabled,
+        statusSince: row.statusSince,
+        attempts,
+        now,
+      }),
+      lastAttemptAt: attempts[0]?.createdAt ?? null,
+    };
+  });
+}
+
+/** How many properties are in each crawl connection status (every status present, 0 or more). */
+export function countByStatus(connections: readonly PropertyCrawlConnection[]): Record<CrawlConnectionStatus, number> {
+  const counts = Object.fromEntries(CRAWL_CONNECTION_STATUSES.map((s) => [s, 0])) as Record<
+    CrawlConnectionStatus,
+    number
+  >;
+  for (const { status } of connections) counts[status] += 1;
+  return counts;
+}
