@@ -1,5 +1,6 @@
 import { runOpsProgram } from './cli/program.ts';
 import { runDevStart } from './dev/start.ts';
+import { ENV_FILE } from './env-file.ts';
 
 const argv = process.argv.slice(2);
 
@@ -8,8 +9,13 @@ if (argv[0] === 'start') {
 } else {
   process.exitCode = await runOpsProgram(argv, {
     env: process.env,
+    // ./.env, as `pnpm start` reads it (and writes the deployment secrets into it): what is set in
+    // the environment wins over the file.
+    envFile: ENV_FILE,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    isTerminal: process.stderr.isTTY,
+    // Progress only when a person watches both: `ops … | jq` or `> file` gets none.
+    isTerminal: Boolean(process.stdout.isTTY && process.stderr.isTTY),
+    columns: process.stderr.columns,
   });
 }

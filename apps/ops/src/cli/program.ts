@@ -3,10 +3,12 @@ import { OperationError } from '@vt/contracts/console';
 import { createPrismaClient } from '@vt/db';
 import { Command, CommanderError } from 'commander';
 import { seedDemo } from '../demo/seed.ts';
+import { withEnvFile } from '../env-file.ts';
 import { importAnswersFile, requestCollection } from './commands/answers.ts';
 import { createApiKey, revokeApiKey } from './commands/api-keys.ts';
 import { crawlActivity, crawlLog, crawlStatus } from './commands/crawl-activity.ts';
 import { disconnectCrawl, reconnectCrawl, rotateCrawlToken } from './commands/crawl-connection.ts';
+import { crawlConnectionList } from './commands/crawl-connections.ts';
 import { refreshCrawlerRanges } from './commands/crawler-ranges.ts';
 import { migrateDatabase } from './commands/database.ts';
 import { configReference, writeConfigReference } from './commands/docs-config.ts';
@@ -15,49 +17,78 @@ import { createProperty, setPropertyPlan, showProperty } from './commands/proper
 import { addTeamMember, createTeam, createUser } from './commands/teams.ts';
 import type { OpsContext } from './context.ts';
 import { OpsError } from './ops-error.ts';
+import { type Progress, silentProgress, terminalProgress } from './progress.ts';
 
 export interface ProgramIo {
   env: Record<string, string | undefined>;
+  /** A .env file read under `env` (`env` wins), as `pnpm start` reads it; none when absent. */
+  envFile?: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** stderr is a terminal: long commands show progress there. */
+  /** stdout and stderr are a terminal: long commands show progress on stderr (never under --json). */
   isTerminal?: boolean;
+  /** The terminal's width, so the progress line never wraps. */
+  columns?: number;
 }
+
+/**
+ * Failures that are the command line's, not the operation's: exit code 2, as commander's own
+ * (an unknown command or option, a missing option) are.
+ */
+const USAGE_ERRORS = new Set(['usage_error', 'invalid_argument']);
 
 type CommandFn = (ctx: OpsContext, options: Record<string, unknown>) => Promise<unknown>;
 
 /**
  * The operator CLI. Every command prints one JSON object: compact with --json (for scripts),
- * indented without. A failure prints `{error: {code, message}}` and sets exit code 1.
+ * indented without. A failure prints `{error: {code, message}}` (on stdout with --json, as text on
+ * stderr without) and sets exit code 1, or 2 for a usage error.
  */
-function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => number } {
+function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exitCode: () => number } {
   let exitCode = 0;
   const program = new Command('ops')
     .description('Operator CLI of the AI visibility tracking service')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    // Under --json, commander's own messages (usage errors, the help it shows for a missing
+    // command) are left to runOpsProgram, which prints them as one JSON object.
+    .configureOutput({ writeOut: io.stdout, writeErr: json ? () => {} : io.stderr });
 
-  const print = (json: boolean, value: unknown) => io.stdout(`${JSON.stringify(value, null, json ? 0 : 2)}\n`);
-  const fail = (json: boolean, code: string, message: string) => {
-    exitCode = 1;
-    if (json) print(true, { error: { code, message } });
+  const print = (value: unknown) => io.stdout(`${JSON.stringify(value, null, json ? 0 : 2)}\n`);
+  const fail = (code: string, message: string) => {
+    exitCode = USAGE_ERRORS.has(code) ? 2 : 1;
+    if (json) print({ error: { code, message } });
     else io.stderr(`error (${code}): ${message}\n`);
   };
+  /** The environment, over ./.env when the CLI reads one (read once, when a command needs it). */
+  let env: Record<string, string | undefined> | undefined;
+  const environment = () => {
+    try {
+      env ??= io.envFile ? withEnvFile(io.env, io.envFile) : io.env;
+    } catch (err) {
+      throw new OpsError('invalid_config', `cannot read ${io.envFile}: ${(err as Error).message}`);
+    }
+    return env;
+  };
+  const progressFor = (): Progress =>
+    io.isTerminal && !json ? terminalProgress(io.stderr, { columns: io.columns }) : silentProgress;
 
   /** Runs a command function with a database connection, printing its result or its error. */
   const action = (fn: CommandFn) => async (options: Record<string, unknown>) => {
-    const { json = false, ...rest } = options;
+    const progress = progressFor();
     let ctx: OpsContext | undefined;
     try {
-      const config = parseConfig('ops', opsConfigSchema, io.env);
-      ctx = { config, db: createPrismaClient({ ...config, DATABASE_POOL_MAX: 2 }, 'ops') };
-      print(Boolean(json), await fn(ctx, rest));
+      const config = parseConfig('ops', opsConfigSchema, environment());
+      ctx = { config, db: createPrismaClient({ ...config, DATABASE_POOL_MAX: 2 }, 'ops'), progress };
+      const result = await fn(ctx, options);
+      progress.done();
+      print(result);
     } catch (err) {
-      if (err instanceof OpsError) fail(Boolean(json), err.code, err.message);
+      progress.done();
+      if (err instanceof OpsError) fail(err.code, err.message);
       // The shared operations' refusals, in the CLI's snake_case codes (SLUG_TAKEN → slug_taken).
-      else if (err instanceof OperationError) fail(Boolean(json), err.code.toLowerCase(), operationMessage(err));
-      else if (err instanceof ConfigError) fail(Boolean(json), 'invalid_config', err.message);
-      else fail(Boolean(json), 'internal_error', (err as Error).message);
+      else if (err instanceof OperationError) fail(err.code.toLowerCase(), operationMessage(err));
+      else if (err instanceof ConfigError) fail('invalid_config', err.message);
+      else fail('internal_error', (err as Error).message);
     } finally {
       await ctx?.db.$disconnect();
     }
@@ -130,6 +161,13 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
   sub(crawl, 'log', 'the crawl delivery log: the 50 newest attempts')
     .requiredOption('--property <id>')
     .action(action(crawlLog));
+  sub(
+    crawl,
+    'connections',
+    "every property's crawl connection status; --status keeps one (nothing_arriving: the alert's)",
+  )
+    .option('--status <status>', 'not_verified | connected | rejecting | nothing_arriving | disconnected')
+    .action(action(crawlConnectionList));
   sub(crawl, 'activity', 'daily crawler hits (verified or not), crawlers, top pages, AI referrals')
     .requiredOption('--property <id>')
     .option('--days <n>', 'UTC days ending today (default: 30)')
@@ -150,9 +188,7 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
   const answers = program.command('answers').description('collected AI answers and their verdicts');
   sub(answers, 'import', 'import answers (one JSON object per line), judged like collected ones')
     .requiredOption('--file <file>', 'the answers file (NDJSON)')
-    .action(
-      action((ctx, options) => importAnswersFile(ctx, options, io.isTerminal ? (text) => io.stderr(text) : undefined)),
-    );
+    .action(action(importAnswersFile));
 
   sub(answers, 'collect', 'ask the answer collector for the questions of a UTC day now (default: today)')
     .option('--day <day>', 'YYYY-MM-DD')
@@ -171,16 +207,12 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
   sub(demo, 'seed', 'create the demo team and data (idempotent); prints the demo API key').action(action(seedDemo));
 
   const db = program.command('db').description('database');
-  sub(db, 'migrate', 'create the database if missing and apply pending migrations').action(async (options) => {
+  sub(db, 'migrate', 'create the database if missing and apply pending migrations').action(async () => {
     try {
-      const config = parseConfig('ops', opsConfigSchema, io.env);
-      print(Boolean(options.json), await migrateDatabase(config.DATABASE_URL));
+      const config = parseConfig('ops', opsConfigSchema, environment());
+      print(await migrateDatabase(config.DATABASE_URL));
     } catch (err) {
-      fail(
-        Boolean(options.json),
-        err instanceof ConfigError ? 'invalid_config' : 'migration_failed',
-        (err as Error).message,
-      );
+      fail(err instanceof ConfigError ? 'invalid_config' : 'migration_failed', (err as Error).message);
     }
   });
 
@@ -188,8 +220,8 @@ function buildOpsProgram(io: ProgramIo): { program: Command; exitCode: () => num
   sub(docs, 'config', 'the configuration reference (markdown), from the config schemas')
     .option('--write <readme>', 'replace the reference between the config markers of this file')
     .action((options) => {
-      if (options.write) print(Boolean(options.json), writeConfigReference(options.write));
-      else if (options.json) print(true, { markdown: configReference() });
+      if (options.write) print(writeConfigReference(options.write));
+      else if (json) print({ markdown: configReference() });
       else io.stdout(configReference());
     });
 
@@ -205,14 +237,32 @@ function operationMessage(err: OperationError): string {
   return fields ? `${err.message} (${fields})` : err.message;
 }
 
-/** Parses argv and runs; resolves with the process exit code. */
+/**
+ * Parses argv and runs; resolves with the process exit code: 0, 1 when the operation failed, 2 for
+ * a usage error (commander's, or an option value the command refused). With --json every failure,
+ * usage errors included, is one `{error: {code, message}}` object on stdout.
+ */
 export async function runOpsProgram(argv: string[], io: ProgramIo): Promise<number> {
-  const { program, exitCode } = buildOpsProgram(io);
+  // --json is the whole run's mode, wherever it is written: taken out before commander parses,
+  // so `ops team --json` (a group without its command) is the usage error it is, in JSON.
+  const json = argv.includes('--json');
+  const { program, exitCode } = buildOpsProgram(io, json);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(
+      argv.filter((arg) => arg !== '--json'),
+      { from: 'user' },
+    );
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
-    throw err;
+    if (!(err instanceof CommanderError)) throw err;
+    if (err.exitCode === 0) return 0; // --help, --version
+    if (json) io.stdout(`${JSON.stringify({ error: { code: 'usage_error', message: usageMessage(err) } })}\n`);
+    return 2;
   }
   return exitCode();
+}
+
+/** Commander's message without its `error: ` prefix; for the help shown in place of a missing command, what is missing. */
+function usageMessage(err: CommanderError): string {
+  if (err.code === 'commander.help') return 'a command is missing here; run it with --help to see the commands';
+  return err.message.replace(/^error: /, '');
 }

@@ -51,11 +51,27 @@ describe('ops demo seed', () => {
   let todayBefore: string;
   let todayAfter: string;
 
+  const progressLines: string[] = [];
+  let progressDone = 0;
+
   beforeAll(async () => {
     todayBefore = formatUtcDay(utcDay(new Date()));
-    first = await seedDemo(ctx());
+    const progress = { update: (text: string) => progressLines.push(text), done: () => progressDone++ };
+    first = await seedDemo({ ...ctx(), progress });
     todayAfter = formatUtcDay(utcDay(new Date()));
   }, 120_000);
+
+  it('reports each step to the progress line as it goes: judging, each table written, the passwords', () => {
+    expect(progressLines[0]).toMatch(/^demo seed: judging .+'s answers \(property 1 of \d+\)$/);
+    expect(progressLines).toContain(`demo seed: writing users, ${DEMO_USERS.length} of ${DEMO_USERS.length} rows`);
+    const responses = progressLines.filter((line) => line.startsWith('demo seed: writing responses, '));
+    expect(responses.length).toBeGreaterThan(10); // one per chunk of 1,000 rows
+    expect(responses.at(-1)).toBe(
+      `demo seed: writing responses, ${first.counts.responses} of ${first.counts.responses} rows`,
+    );
+    expect(progressLines.at(-1)).toBe('demo seed: the demo people’s console password');
+    expect(progressDone).toBe(0); // the CLI clears the line, once, when the command ends
+  });
 
   it('creates the demo team with an owner, an admin and two members, and reports what it created', async () => {
     expect(first.team).toMatchObject({ slug: DEMO_TEAM_SLUG, name: 'Demo Team' });

@@ -16,6 +16,7 @@ import { judgeAnswer } from '@vt/verdict';
 import { connectionDetails, propertySummary } from '../cli/commands/properties.ts';
 import type { OpsContext } from '../cli/context.ts';
 import { OpsError } from '../cli/ops-error.ts';
+import { type Progress, silentProgress } from '../cli/progress.ts';
 import {
   COMMON_SOURCES,
   composeAnswer,
@@ -149,14 +150,16 @@ function rngFor(name: string): Rng {
  */
 export async function seedDemo(ctx: OpsContext, _options?: unknown): Promise<DemoSeedResult> {
   const issued = demoApiKey(ctx.config);
+  const progress = ctx.progress ?? silentProgress;
   const now = new Date();
   // Answers are composed and judged before the transaction opens (seconds of CPU), and only for
   // days not stored yet: a rerun judges nothing but the days it adds.
-  const answers = await demoAnswers(ctx.db, now);
-  const seeded = await ctx.db.$transaction((tx) => seedRows(tx, issued, now, answers), {
+  const answers = await demoAnswers(ctx.db, now, progress);
+  const seeded = await ctx.db.$transaction((tx) => seedRows(tx, issued, now, answers, progress), {
     maxWait: 10_000,
     timeout: 300_000,
   });
+  progress.update('demo seed: the demo people’s console password');
   const password = demoPassword(ctx.config);
   await setDemoPasswords(ctx, password);
   const today = utcDay(now);
@@ -171,17 +174,18 @@ export async function seedDemo(ctx: OpsContext, _options?: unknown): Promise<Dem
 }
 
 /** createMany-style inserters in chunks of INSERT_CHUNK, counting the rows actually inserted. */
-function chunkedInserter(counts: DemoSeedCounts) {
+function chunkedInserter(counts: DemoSeedCounts, progress: Progress) {
   return async <T>(table: TableName, rows: T[], createMany: (data: T[]) => Promise<{ count: number }>) => {
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      progress.update(`demo seed: writing ${table}, ${Math.min(i + INSERT_CHUNK, rows.length)} of ${rows.length} rows`);
       counts[table] += (await createMany(rows.slice(i, i + INSERT_CHUNK))).count;
     }
   };
 }
 
-async function seedRows(tx: Tx, issued: IssuedApiKey, now: Date, answers: Answers) {
+async function seedRows(tx: Tx, issued: IssuedApiKey, now: Date, answers: Answers, progress: Progress) {
   const counts = Object.fromEntries(TABLES.map((table) => [table, 0])) as DemoSeedCounts;
-  const insert = chunkedInserter(counts);
+  const insert = chunkedInserter(counts, progress);
   const daysAgo = (days: number, hours = 0) => new Date(now.getTime() - days * MS_PER_DAY - hours * MS_PER_HOUR);
 
   // People and the team are read back by their natural keys: they may predate the seed.
@@ -392,14 +396,15 @@ async function bulkInsert(tx: Tx, table: string, columnSpec: string, rows: objec
 }
 
 /** Every demo property's answers for the days after the last one already stored. */
-async function demoAnswers(db: OpsContext['db'], now: Date): Promise<Answers> {
+async function demoAnswers(db: OpsContext['db'], now: Date, progress: Progress): Promise<Answers> {
   const stored = await db.response.groupBy({
     by: ['propertyId'],
     where: { propertyId: { in: DEMO_PROPERTIES.map((spec) => demoId(`property:${spec.key}`)) } },
     _max: { day: true },
   });
   const answers: Answers = { responses: [], sources: [], mentions: [] };
-  for (const spec of DEMO_PROPERTIES) {
+  for (const [index, spec] of DEMO_PROPERTIES.entries()) {
+    progress.update(`demo seed: judging ${spec.name}'s answers (property ${index + 1} of ${DEMO_PROPERTIES.length})`);
     const propertyId = demoId(`property:${spec.key}`);
     const last = stored.find((row) => row.propertyId === propertyId)?._max.day ?? null;
     collectAnswers(spec, propertyId, now, last, answers);

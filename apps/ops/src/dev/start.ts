@@ -1,10 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseEnv } from 'node:util';
 import { ConfigError, type DevStartConfig, devStartConfigSchema, parseConfig } from '@vt/config';
 import { createPrismaClient } from '@vt/db';
 import concurrently from 'concurrently';
@@ -14,15 +12,15 @@ import { migrateDatabase } from '../cli/commands/database.ts';
 import { connectionDetails } from '../cli/commands/properties.ts';
 import { DEMO_USERS } from '../demo/content.ts';
 import { DEMO_TEAM_SLUG, demoApiKey, demoPassword, seedDemo } from '../demo/seed.ts';
+import { ensureDeploymentSecrets, withEnvFile } from '../env-file.ts';
 import { printBanner } from './banner.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const ENV_FILE = `${ROOT}.env`;
 const APPS = ['ingest-gateway', 'crawl-worker', 'lead-worker', 'answer-collector', 'read-api', 'console'] as const;
 
 /**
  * `pnpm start`: the whole system on one machine, in one terminal. Reads ./.env (creating the two
- * deployment secrets there on first run, so tokens survive restarts), checks Postgres and Redis,
+ * deployment secrets there on first run, so tokens survive restarts; `pnpm ops` reads the same file), checks Postgres and Redis,
  * creates and migrates the database, seeds the demo data into an empty database, starts every app
  * with prefixed logs and prints how to try each endpoint.
  */
@@ -136,14 +134,10 @@ function exitWith(message: string): never {
   process.exit(1);
 }
 
-/** process env wins over .env; missing deployment secrets are generated once and kept in .env. */
+/** process env wins over ./.env; missing deployment secrets are generated once and kept in it. */
 function loadDotEnv(processEnv: NodeJS.ProcessEnv): Record<string, string | undefined> {
-  const fromFile = existsSync(ENV_FILE) ? parseEnv(readFileSync(ENV_FILE, 'utf8')) : {};
-  const env: Record<string, string | undefined> = { ...fromFile, ...processEnv };
-  for (const name of ['CRAWL_TOKEN_SECRET', 'WEBHOOK_SIGNING_KEY']) {
-    if (env[name]) continue;
-    env[name] = randomBytes(32).toString('base64url');
-    appendFileSync(ENV_FILE, `${name}=${env[name]}\n`, { mode: 0o600 });
+  const { env, generated } = ensureDeploymentSecrets(withEnvFile(processEnv));
+  for (const name of generated) {
     log(`generated ${name} and saved it in .env (keep it: tokens and webhook secrets derive from it)`);
   }
   return env;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { OpsContext } from '../context.ts';
 import { parseOptions } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
+import { silentProgress } from '../progress.ts';
 
 const importInput = z.object({ file: z.string().min(1) });
 
@@ -15,7 +16,7 @@ const importInput = z.object({ file: z.string().min(1) });
  * `answers import --file F`: answers collected elsewhere, one JSON object per line, judged and
  * stored like collected ones. Progress goes to stderr on a terminal; the result is one object.
  */
-export async function importAnswersFile(ctx: OpsContext, options: unknown, progress?: (text: string) => void) {
+export async function importAnswersFile(ctx: OpsContext, options: unknown) {
   const { file } = parseOptions(importInput, options);
   const stream = createReadStream(file, { encoding: 'utf8' });
   const opened = new Promise<void>((resolve, reject) => {
@@ -28,13 +29,13 @@ export async function importAnswersFile(ctx: OpsContext, options: unknown, progr
     throw new OpsError('file_unreadable', `cannot read ${file}: ${(err as Error).message}`);
   }
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  const result = await importAnswers(ctx.db, lines, {
-    onProgress: progress
-      ? (done, read) => progress(`\r${read} lines read, ${done.imported} imported, ${done.rejected.length} rejected`)
-      : undefined,
+  const progress = ctx.progress ?? silentProgress;
+  return importAnswers(ctx.db, lines, {
+    onProgress: (done, read) =>
+      progress.update(
+        `answers import: ${read} lines read, ${done.imported} imported, ${done.rejected.length} rejected`,
+      ),
   });
-  progress?.('\n');
-  return result;
 }
 
 const collectInput = z.object({ day: z.iso.date().optional() });

@@ -152,3 +152,46 @@ describe('ops crawl activity', () => {
     ]);
   });
 });
+
+describe('ops crawl connections', () => {
+  it('[CRAWL-30] lists every property with its status and counts them; --status nothing_arriving names the quiet ones', async () => {
+    const quiet = await newProperty();
+    await db.deliveryLogEntry.create({
+      data: {
+        propertyId: quiet.id,
+        channel: 'crawl',
+        statusCode: 202,
+        outcome: 'accepted: kept 1 of 10 lines',
+        createdAt: new Date(Date.now() - 30 * 3600 * 1000),
+      },
+    });
+    const busy = await newProperty();
+    await attempt(busy.id, 202);
+
+    const all = await ops('crawl', 'connections');
+    expect(all.code).toBe(0);
+    const row = (id: string) => all.json.properties.find((p: { propertyId: string }) => p.propertyId === id);
+    expect(row(busy.id)).toMatchObject({ status: 'connected', name: busy.name, domain: 'example.com', plan: 'growth' });
+    const team = await db.team.findUniqueOrThrow({ where: { id: quiet.teamId } });
+    expect(row(quiet.id)).toEqual({
+      propertyId: quiet.id,
+      team: team.slug,
+      name: quiet.name,
+      domain: 'example.com',
+      plan: 'growth',
+      status: 'nothing_arriving',
+      lastAttemptAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const total = Object.values(all.json.counts as Record<string, number>).reduce((a, b) => a + b, 0);
+    // Counted from the same reading (a property deleted meanwhile by another test is counted, not listed).
+    expect(total).toBeGreaterThanOrEqual(all.json.properties.length);
+    expect(all.json.counts.nothing_arriving).toBeGreaterThanOrEqual(1);
+
+    const quietOnes = await ops('crawl', 'connections', '--status', 'nothing_arriving');
+    const ids = quietOnes.json.properties.map((p: { propertyId: string }) => p.propertyId);
+    expect(ids).toContain(quiet.id);
+    expect(ids).not.toContain(busy.id);
+    expect(quietOnes.json.properties.every((p: { status: string }) => p.status === 'nothing_arriving')).toBe(true);
+    expect(quietOnes.json.counts.nothing_arriving).toBeGreaterThanOrEqual(ids.length);
+  });
+});

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { OpsContext } from '../context.ts';
 import { parseOptions } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
+import { silentProgress } from '../progress.ts';
 import { refreshAgentCatalogue } from './agent-catalogue.ts';
 import { refreshSignatureKeys } from './signature-keys.ts';
 
@@ -114,7 +115,11 @@ export async function fetchPublishedRanges(
   fetchImpl: typeof fetch = fetch,
   sources: Readonly<Record<string, readonly string[]>> = OPERATOR_RANGE_SOURCES,
   timeoutMs = 15_000,
+  /** Called as each file is fetched or fails: how many are done, of how many. */
+  onFile: (done: number, total: number) => void = () => {},
 ): Promise<{ sets: CrawlerRangeSet[]; failures: RangeFetchFailure[] }> {
+  const total = Object.values(sources).reduce((sum, urls) => sum + urls.length, 0);
+  let done = 0;
   const results = await Promise.all(
     Object.entries(sources).flatMap(([operator, urls]) =>
       urls.map(async (url): Promise<RangesFile | RangeFetchFailure> => {
@@ -123,6 +128,8 @@ export async function fetchPublishedRanges(
         } catch (err) {
           const cause = (err as Error & { cause?: Error }).cause?.message;
           return { operator, url, message: cause ? `${(err as Error).message}: ${cause}` : (err as Error).message };
+        } finally {
+          onFile(++done, total);
         }
       }),
     ),
@@ -175,15 +182,23 @@ export interface RefreshDeps {
  */
 export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, deps: RefreshDeps = {}) {
   const from = parseOptions(refreshOptions, options).from ?? ctx.config.CRAWLER_RANGES_DIR;
+  const progress = ctx.progress ?? silentProgress;
+  const source = from ? `from ${from}` : 'fetching';
+  progress.update(`crawlers refresh: the AI agent catalogue's community lists (${source})`);
   const catalogue = await refreshAgentCatalogue(ctx, { from, fetchImpl: deps.fetchImpl, urls: deps.catalogueUrls });
+  progress.update(`crawlers refresh: Web Bot Auth key directories (${source})`);
   const signatureKeys = await refreshSignatureKeys(ctx, {
     catalogue: deps.keyCatalogue ?? catalogue.catalogue,
     from,
     fetchImpl: deps.fetchImpl,
   });
+  progress.update(`crawlers refresh: the operators' IP ranges (${source})`);
   const { sets, failures } = from
     ? { sets: await loadRangesFromDirectory(from), failures: [] }
-    : await fetchPublishedRanges(deps.fetchImpl, deps.sources);
+    : await fetchPublishedRanges(deps.fetchImpl, deps.sources, undefined, (done, total) =>
+        progress.update(`crawlers refresh: the operators' IP ranges, ${done} of ${total} files fetched`),
+      );
+  progress.update(`crawlers refresh: storing the IP ranges of ${sets.length} operators`);
   const failed = failures.map((f) => `${f.operator} (${f.url}: ${f.message})`).join('; ');
   if (sets.length === 0) {
     throw new OpsError('ranges_fetch_failed', `no operator's ranges could be fetched: ${failed}`);
