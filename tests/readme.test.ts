@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { ROOT } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
 import { configReference, embeddedConfigReference } from '../apps/ops/src/cli/commands/docs-config.ts';
+import { opsCommandPaths } from '../apps/ops/src/cli/program.ts';
 
 const readme = readFileSync(`${ROOT}README.md`, 'utf8');
 const rootPackage = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
@@ -61,5 +62,52 @@ describe('README', () => {
     for (const name of ['vector/', 'fluent-bit/', 'filebeat/']) {
       expect(testedAs(name)).toContain('checked against the documented schema, not run here');
     }
+  });
+
+  it('the architecture diagram names every app, and the shared pieces they go through', () => {
+    const section = readme.slice(readme.indexOf('## Architecture'), readme.indexOf('Each app is its own process'));
+    const diagram = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    for (const app of readdirSync(`${ROOT}apps`)) expect(diagram, app).toContain(app === 'ops' ? 'ops (CLI)' : app);
+    for (const word of ['Redis', 'Postgres', 'AI platforms', 'Prometheus', 'GET /metrics'])
+      expect(diagram).toContain(word);
+    // Nothing samples: the gateway classifies and keeps, the workers count and store.
+    expect(diagram).not.toMatch(/sampl/i);
+  });
+
+  it('says what each package builds on: exactly its package.json dependencies', () => {
+    const rows = readme.split('\n').filter((line) => line.startsWith('| `packages/'));
+    expect(rows.length).toBe(readdirSync(`${ROOT}packages`).length);
+    for (const row of rows) {
+      const cells = row.split(' | ');
+      const name = /`packages\/([a-z-]+)`/.exec(cells[0]!)?.[1];
+      const manifest = JSON.parse(readFileSync(`${ROOT}packages/${name}/package.json`, 'utf8'));
+      const declared = Object.keys(manifest.dependencies ?? {})
+        .filter((d) => d.startsWith('@vt/'))
+        .map((d) => d.slice(4))
+        .sort();
+      const written = [...(cells.at(-1) ?? '').matchAll(/`([a-z-]+)`/g)].map((m) => m[1]).sort();
+      expect(written, `packages/${name}`).toEqual(declared);
+    }
+  });
+
+  it('its table of ops commands lists every command the CLI has, and no other', () => {
+    const section = readme.slice(
+      readme.indexOf('## Operator CLI'),
+      readme.indexOf('Decisions where the spec is silent'),
+    );
+    const listed = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => {
+        // `crawl status\|log --property ID` → crawl status, crawl log
+        const all = (/^\| `([^`]*)`/.exec(line)?.[1] ?? '').split(' ');
+        const firstOption = all.findIndex((w) => !/^[a-z]/.test(w));
+        const words = firstOption === -1 ? all : all.slice(0, firstOption);
+        return words.reduce<string[]>(
+          (paths, word) => paths.flatMap((p) => word.split('\\|').map((w) => (p ? `${p} ${w}` : w))),
+          [''],
+        );
+      });
+    expect(listed.sort()).toEqual(opsCommandPaths().sort());
   });
 });

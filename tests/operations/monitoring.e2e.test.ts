@@ -308,6 +308,17 @@ describe('operating the service: metrics, Prometheus, alerts and the dashboard',
     expect(dashboardNames.filter((name) => !known(name))).toEqual([]);
     expect(alertNames.filter((name) => !known(name))).toEqual([]);
     expect(dashboardProblems(DASHBOARD)).toEqual([]);
+
+    // The README's table of metrics names every family the apps export (beyond prom-client's
+    // process and Node.js defaults), and only those.
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    const table = readme.slice(
+      readme.indexOf('## Operating it'),
+      readme.indexOf('Decisions where the issue is silent'),
+    );
+    const documented = metricNamesIn([table]).filter((name) => !name.endsWith('_'));
+    const ours = [...exported.keys()].filter((name) => !/^vt_(process|nodejs)_/.test(name)).sort();
+    expect(documented).toEqual(ours);
   });
 
   it('Prometheus scrapes every app, loads the alert rules, and answers every dashboard query with data', async () => {

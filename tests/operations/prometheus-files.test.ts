@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { promtool, ROOT } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -47,5 +49,15 @@ describe('deploy/prometheus', () => {
     );
     // Every alert has a case where it fires.
     expect(alerts.filter((a: string) => !tested.has(a))).toEqual([]);
+  });
+
+  it('the README’s promtool block runs as written from the repository’s root', async () => {
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+      .map((m) => m[1]!)
+      .filter((b) => b.includes('promtool test rules'));
+    expect(blocks).toHaveLength(1);
+    const { stdout } = await promisify(execFile)('/bin/sh', ['-ec', blocks[0]!], { cwd: ROOT, timeout: 30_000 });
+    expect(stdout.match(/SUCCESS/g)?.length).toBeGreaterThanOrEqual(4);
   });
 });

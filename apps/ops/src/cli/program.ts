@@ -231,6 +231,16 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
   };
 }
 
+/** Every command's words (`crawl status`, `leads`): what the README's table of commands lists. */
+export function opsCommandPaths(): string[] {
+  const { program } = buildOpsProgram({ env: {}, stdout: () => {}, stderr: () => {} }, false);
+  const walk = (command: Command, path: string[]): string[] =>
+    command.commands.length === 0
+      ? [path.join(' ')]
+      : command.commands.flatMap((sub) => walk(sub, [...path, sub.name()]));
+  return walk(program, []);
+}
+
 /** An operation's message, with the fields it names: `Some propertyIds … (propertyIds.0: not a property of this team)`. */
 function operationMessage(err: OperationError): string {
   const fields = err.details?.map((d) => `${d.path}: ${d.message}`).join('; ');
