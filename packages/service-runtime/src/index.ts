@@ -21,3 +21,4 @@ export {
   startQueueWorker,
 } from './queue-worker.ts';
 export { securityHeaders } from './security-headers.ts';
+export { withTimeout } from './with-timeout.ts';
