@@ -269,7 +269,10 @@ describe('operating the service: metrics, Prometheus, alerts and the dashboard',
     expect(delta('lead-worker', 'vt_jobs_skipped_total', { queue: 'lead', reason: 'duplicate' })).toBe(1);
     expect(delta('lead-worker', 'vt_jobs_failed_total', { queue: 'lead' })).toBe(0);
     expect(delta('lead-worker', 'vt_job_duration_seconds_count', { queue: 'lead', result: 'completed' })).toBe(3);
-    expect(delta('answer-collector', 'vt_jobs_processed_total', { queue: 'answer-schedule' })).toBe(1);
+    // At least ours: the daily scheduler may add its own if the test runs at COLLECT_AT_UTC.
+    expect(delta('answer-collector', 'vt_jobs_processed_total', { queue: 'answer-schedule' })).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(delta('answer-collector', 'vt_answers_collected_total', { platform: 'chatgpt', outcome: 'collected' })).toBe(
       1,
     );
