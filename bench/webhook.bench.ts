@@ -4,7 +4,8 @@
 // the rate of a bare express route returning a constant JSON body (the framework floor), the two
 // measured in alternating 2 s rounds, and each process's CPU time per request. Then waits
 // for the lead worker and checks in Postgres that every accepted lead was stored exactly once.
-// Options: --seconds N (10), --concurrency N (32).
+// Options: --seconds N (10), --concurrency N (32), --log-level L (the gateway's LOG_LEVEL, warn: at info
+// it also writes its access line per request).
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -13,7 +14,11 @@ import { type LoadResult, runInterleaved, runLoad } from './http-load.ts';
 import { cpuSeconds, createBenchEnvironment, log, waitFor } from './support.ts';
 
 const { values: opts } = parseArgs({
-  options: { seconds: { type: 'string', default: '10' }, concurrency: { type: 'string', default: '32' } },
+  options: {
+    seconds: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '32' },
+    'log-level': { type: 'string', default: 'warn' },
+  },
 });
 const SECONDS = Number(opts.seconds);
 const CONCURRENCY = Number(opts.concurrency);
@@ -39,6 +44,7 @@ const gateway = start(
   {
     INGEST_GATEWAY_PORT: String(GATEWAY_PORT),
     WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+    LOG_LEVEL: opts['log-level'],
   },
 );
 // The lead worker starts after the measured window: on a 2-core machine it would otherwise take
@@ -126,7 +132,7 @@ try {
 
   log('');
   log(
-    `lead webhook, ${CONCURRENCY} concurrent senders, ${SECONDS} s (and ${SECONDS} s of the floor, alternating), one gateway process`,
+    `lead webhook, ${CONCURRENCY} concurrent senders, ${SECONDS} s (and ${SECONDS} s of the floor, alternating), one gateway process at LOG_LEVEL=${opts['log-level']}`,
   );
   log(
     `  accepted leads     ${Math.round(webhook.perSecond).toLocaleString('en')} /s  (${accepted} accepted of ${webhook.requests}; statuses ${JSON.stringify(webhook.statuses)})`,

@@ -43,7 +43,7 @@ function signingExamples(url: string, secret: string) {
     {
       label: 'Standard Webhooks (npm install standardwebhooks)',
       code: [
-        `import { Webhook } from 'standardwebhooks';`,
+        `import { Webhook } from "standardwebhooks";`,
         `const body = JSON.stringify({ contact: 'ada@example.com', referrer: 'https://chatgpt.com/' });`,
         `const id = \`msg_\${crypto.randomUUID()}\`, now = new Date();`,
         `await fetch('${url}', { method: 'POST', body, headers: { 'content-type': 'application/json',`,
