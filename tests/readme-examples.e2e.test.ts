@@ -46,6 +46,21 @@ async function property() {
   });
 }
 
+/** Runs a README Node example, saved under `file` in the work folder, as a sender of a new property's leads. */
+async function runLeadExample(file: string, code: string): Promise<string> {
+  const shop = await property();
+  writeFileSync(join(work, file), code);
+  const { stdout } = await run(process.execPath, [file], {
+    cwd: work,
+    env: {
+      WEBHOOK_URL: `${gateway.url}/api/webhooks/leads/${shop.id}`,
+      WEBHOOK_SECRET: deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, shop.id),
+    },
+    timeout: 30_000,
+  });
+  return stdout;
+}
+
 const shell = (script: string, env: Record<string, string>) =>
   run('/bin/sh', ['-c', script], { cwd: work, env: { PATH: '/usr/bin:/bin', ...env }, timeout: 30_000 });
 
@@ -81,38 +96,20 @@ describe('the README’s examples, run as written', () => {
   });
 
   it('the lead webhook Node example runs as the ES module the README says it is', async () => {
-    const shop = await property();
     const file = /save it as\s+`([\w-]+\.mjs)`/.exec(readme)?.[1];
     expect(file).toBeDefined();
-    writeFileSync(join(work, file!), example('js', "from 'node:crypto'"));
-    const { stdout } = await run(process.execPath, [file!], {
-      cwd: work,
-      env: {
-        WEBHOOK_URL: `${gateway.url}/api/webhooks/leads/${shop.id}`,
-        WEBHOOK_SECRET: deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, shop.id),
-      },
-      timeout: 30_000,
-    });
+    const stdout = await runLeadExample(file!, example('js', "from 'node:crypto'"));
     expect(stdout).toContain('status: 200');
     expect(stdout).toContain("platform: 'chatgpt'");
   });
 
   it('[LEAD-4] the Standard Webhooks example runs with the standardwebhooks package, signing with the secret as shown', async () => {
-    const shop = await property();
     const file = /saved as\s+`([\w-]+\.mjs)`:/.exec(readme)?.[1];
     expect(file).toBe('send-lead-standard.mjs');
     // As `npm install standardwebhooks` would leave it: the package in node_modules beside the file.
     mkdirSync(join(work, 'node_modules'), { recursive: true });
     symlinkSync(realpathSync(join(ROOT, 'node_modules/standardwebhooks')), join(work, 'node_modules/standardwebhooks'));
-    writeFileSync(join(work, file!), example('js', "from 'standardwebhooks'"));
-    const { stdout } = await run(process.execPath, [file!], {
-      cwd: work,
-      env: {
-        WEBHOOK_URL: `${gateway.url}/api/webhooks/leads/${shop.id}`,
-        WEBHOOK_SECRET: deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, shop.id),
-      },
-      timeout: 30_000,
-    });
+    const stdout = await runLeadExample(file!, example('js', "from 'standardwebhooks'"));
     expect(stdout).toMatch(/^200 /);
     expect(stdout).toContain("platform: 'chatgpt'");
   });
