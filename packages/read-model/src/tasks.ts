@@ -31,23 +31,26 @@ export async function listTasks(
   if (query.status !== undefined) filters.push(Prisma.sql`t.status = ${query.status}::task_status`);
   const where = Prisma.join(filters, ' AND ');
 
-  const [records, counted] = await Promise.all([
-    sql.rows<TaskRecord>(Prisma.sql`
-      WITH page AS (
-        SELECT t.* FROM tasks t WHERE ${where}
-        ORDER BY t.created_at DESC, t.id LIMIT ${page.limit} OFFSET ${page.offset}
-      )
-      SELECT page.id, page.title, page.description, page.status::text AS status, page.priority::text AS priority,
-        to_char(page.due_date, 'YYYY-MM-DD') AS due_date, page.property_id, page.plan_id,
-        page.created_at, page.updated_at, u.id AS assignee_id, u.name AS assignee_name,
-        COALESCE((
-          SELECT json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) ORDER BY l.name, l.id)
-          FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = page.id
-        ), '[]'::json) AS labels
-      FROM page LEFT JOIN users u ON u.id = page.assignee_id
-      ORDER BY page.created_at DESC, page.id`),
-    sql.rows<{ total: number }>(Prisma.sql`SELECT count(*)::int AS total FROM tasks t WHERE ${where}`),
-  ]);
+  const total = Prisma.sql`SELECT count(*)::int FROM tasks t WHERE ${where}`;
+  // The page and its total in one statement (the total an init plan), as for /v1/responses.
+  const records = await sql.rows<TaskRecord & { total: number }>(Prisma.sql`
+    WITH page AS (
+      SELECT t.* FROM tasks t WHERE ${where}
+      ORDER BY t.created_at DESC, t.id LIMIT ${page.limit} OFFSET ${page.offset}
+    )
+    SELECT page.id, page.title, page.description, page.status::text AS status, page.priority::text AS priority,
+      to_char(page.due_date, 'YYYY-MM-DD') AS due_date, page.property_id, page.plan_id,
+      page.created_at, page.updated_at, u.id AS assignee_id, u.name AS assignee_name,
+      COALESCE((
+        SELECT json_agg(json_build_object('id', l.id, 'name', l.name, 'color', l.color) ORDER BY l.name, l.id)
+        FROM task_labels tl JOIN labels l ON l.id = tl.label_id WHERE tl.task_id = page.id
+      ), '[]'::json) AS labels,
+      (${total}) AS total
+    FROM page LEFT JOIN users u ON u.id = page.assignee_id
+    ORDER BY page.created_at DESC, page.id`);
+  // A page past the end has no row to carry the total.
+  const counted =
+    records[0]?.total ?? (await sql.rows<{ total: number }>(Prisma.sql`SELECT (${total}) AS total`))[0]?.total ?? 0;
   return {
     data: records.map((record) => ({
       id: record.id,
@@ -66,6 +69,6 @@ export async function listTasks(
       createdAt: isoInstant(record.created_at),
       updatedAt: isoInstant(record.updated_at),
     })),
-    total: counted[0]?.total ?? 0,
+    total: counted,
   };
 }
