@@ -25,6 +25,10 @@ export function createPrismaClient(config: DatabaseConfig, applicationName = 'vt
     statement_timeout: config.DATABASE_STATEMENT_TIMEOUT_MS,
     application_name: applicationName,
   });
+  // An idle connection that breaks (Postgres restarted) is dropped by the pool and the next
+  // checkout opens a new one; the query that needs it reports an outage. Without a listener the
+  // error would end the process, before the adapter adds its own at Prisma's first query.
+  pool.on('error', () => {});
   // The pool is made here rather than by the adapter so `sqlReaderOf` can share it; `$disconnect`
   // still ends it.
   const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });

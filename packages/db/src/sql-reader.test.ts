@@ -41,6 +41,26 @@ describe('sqlReaderOf', () => {
     await expect(reader.rows(Prisma.sql`SELECT 1`)).rejects.toThrow(/pool/i);
   });
 
+  it('survives an idle connection killed under it (Postgres restarted) before Prisma ever connected', async () => {
+    const db = createPrismaClient(config, 'vt-sql-reader-kill');
+    const killer = createPrismaClient(config, 'vt-sql-reader-killer');
+    try {
+      const reader = sqlReaderOf(db);
+      const [{ pid }] = (await reader.rows<{ pid: number }>(Prisma.sql`SELECT pg_backend_pid() AS pid`)) as [
+        { pid: number },
+      ];
+      // The pool's idle client loses its connection: pg emits 'error' on the pool, which without a
+      // listener would end this process.
+      await killer.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [again] = await reader.rows<{ pid: number }>(Prisma.sql`SELECT pg_backend_pid() AS pid`);
+      expect(again?.pid).toEqual(expect.any(Number));
+      expect(again?.pid).not.toBe(pid);
+    } finally {
+      await Promise.all([db.$disconnect(), killer.$disconnect()]);
+    }
+  });
+
   it('refuses a client that createPrismaClient did not build (there is no pool to share)', () => {
     const stranger = Object.create(PrismaClient.prototype) as PrismaClient;
     expect(() => sqlReaderOf(stranger)).toThrow(/createPrismaClient/);

@@ -63,8 +63,9 @@ export const LEAD_WEBHOOK_PATH = '/api/webhooks/leads/:propertyId';
 
 /**
  * POST /api/webhooks/leads/:propertyId. Order of checks: property (404), configuration (503),
- * x-webhook-id, timestamp, signature present, body size (413: the signature covers the body, so
- * the body is read, up to the cap, before the signature is checked), signature, JSON, fields.
+ * id (x-webhook-id, or Standard Webhooks' webhook-id), timestamp, signature present, body size
+ * (413: the signature covers the body, so the body is read, up to the cap, before the signature is
+ * checked), signature (against every secret the property has now), JSON, fields.
  * Every answer is handed to the delivery log, but the answer does not wait for the row: the
  * writer stores it with a later batch (the gateway flushes the writer when it shuts down), unless
  * 50 newer attempts of the property displace it first.
