@@ -5,6 +5,7 @@ import { crawlBatchJob, createQueue, leadJob } from '@vt/queue';
 import { startHttpService, watchQueueDepth } from '@vt/service-runtime';
 import { buildIngestGateway } from './app.ts';
 import { loadAgentCatalogueCache } from './crawl/agent-catalogue-cache.ts';
+import { crawlConnectionMetrics } from './crawl/crawl-connection-metrics.ts';
 import { loadCrawlerRangeCache } from './crawl/crawler-ip-ranges.ts';
 import { loadSignatureKeysCache } from './crawl/signature-keys-cache.ts';
 import { cachedPropertyLookup } from './property-lookup.ts';
@@ -20,6 +21,8 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
       const leadQueue = createQueue(leadJob, redis, config.QUEUE_PREFIX);
       // The depth of the queues it fills: a backlog shows here even while no worker runs.
       watchQueueDepth(registry, [crawlQueue, leadQueue]);
+      // How many properties are in each crawl connection status, counted at scrape time.
+      crawlConnectionMetrics(registry, db);
       const refreshMs = config.CRAWLER_RANGES_REFRESH_SECONDS * 1000;
       const crawlerRanges = await loadCrawlerRangeCache(db, logger, refreshMs);
       const agentCatalogue = await loadAgentCatalogueCache(db, logger, refreshMs);

@@ -41,7 +41,6 @@ export {
 export * from './read-params.ts';
 export {
   isAcceptableRequestId,
-  MAX_REQUEST_ID_LENGTH,
   REQUEST_ID_HEADER,
   requestIdSchema,
 } from './request-id.ts';

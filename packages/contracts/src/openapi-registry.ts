@@ -1,7 +1,7 @@
 import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { errorEnvelopeSchema } from './errors.ts';
 import { type ReadEndpoint, readEndpoints, registerReadEndpoint } from './read-endpoints.ts';
-import { REQUEST_ID_HEADER, requestIdResponseHeader, requestIdSchema } from './request-id.ts';
+import { registerRequestId } from './request-id.ts';
 
 /** A registry holding the bearer scheme, the error envelope, the request id and every /v1 operation. */
 export function createOpenApiRegistry(
@@ -13,9 +13,8 @@ export function createOpenApiRegistry(
     scheme: 'bearer',
     description: 'A read API key: `Authorization: Bearer vt_live_…`. Read and Write keys both read.',
   });
-  registry.registerComponent('headers', REQUEST_ID_HEADER, requestIdResponseHeader);
   registry.register('ErrorEnvelope', errorEnvelopeSchema);
-  registry.register('RequestId', requestIdSchema);
+  registerRequestId(registry);
   for (const endpoint of endpoints) registerReadEndpoint(registry, endpoint);
   return registry;
 }

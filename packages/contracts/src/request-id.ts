@@ -1,3 +1,4 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import './errors.ts'; // extends zod with .openapi()
 
@@ -9,8 +10,8 @@ import './errors.ts'; // extends zod with .openapi()
 // joined) and control characters.
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
-export const MAX_REQUEST_ID_LENGTH = 128;
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:+/=-]{1,128}$/;
+const MAX_REQUEST_ID_LENGTH = 128;
+const REQUEST_ID_PATTERN = new RegExp(`^[A-Za-z0-9._:+/=-]{1,${MAX_REQUEST_ID_LENGTH}}$`);
 
 /** Whether a caller's `X-Request-Id` is taken as the request's id (else a new one is minted). */
 export const isAcceptableRequestId = (value: string): boolean => REQUEST_ID_PATTERN.test(value);
@@ -43,3 +44,9 @@ export const requestIdResponseHeader = {
   required: true,
   schema: { $ref: '#/components/schemas/RequestId' },
 };
+
+/** The id's schema and the response header component, in a document's registry (both documents). */
+export function registerRequestId(registry: OpenAPIRegistry): void {
+  registry.register('RequestId', requestIdSchema);
+  registry.registerComponent('headers', REQUEST_ID_HEADER, requestIdResponseHeader);
+}

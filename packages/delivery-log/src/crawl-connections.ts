@@ -1,13 +1,5 @@
 import type { PrismaClient } from '@vt/db';
-import { type CrawlConnectionStatus, crawlConnectionStatus } from './crawl-status.ts';
-
-export const CRAWL_CONNECTION_STATUSES = [
-  'not_verified',
-  'connected',
-  'rejecting',
-  'nothing_arriving',
-  'disconnected',
-] as const satisfies readonly CrawlConnectionStatus[];
+import { CRAWL_CONNECTION_STATUSES, type CrawlConnectionStatus, crawlConnectionStatus } from './crawl-status.ts';
 
 export interface PropertyCrawlConnection {
   propertyId: string;

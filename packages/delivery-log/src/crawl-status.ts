@@ -1,4 +1,12 @@
-export type CrawlConnectionStatus = 'not_verified' | 'connected' | 'rejecting' | 'nothing_arriving' | 'disconnected';
+/** Every crawl connection status (CRAWL-30), in the order the dashboard and metrics list them. */
+export const CRAWL_CONNECTION_STATUSES = [
+  'not_verified',
+  'connected',
+  'rejecting',
+  'nothing_arriving',
+  'disconnected',
+] as const;
+export type CrawlConnectionStatus = (typeof CRAWL_CONNECTION_STATUSES)[number];
 
 const NOTHING_ARRIVING_AFTER_MS = 24 * 3600 * 1000;
 

@@ -1,10 +1,14 @@
 export {
-  CRAWL_CONNECTION_STATUSES,
   countByStatus,
   crawlConnections,
   type PropertyCrawlConnection,
 } from './crawl-connections.ts';
-export { type CrawlConnectionStatus, crawlConnectionStatus, isAcceptedCrawlAttempt } from './crawl-status.ts';
+export {
+  CRAWL_CONNECTION_STATUSES,
+  type CrawlConnectionStatus,
+  crawlConnectionStatus,
+  isAcceptedCrawlAttempt,
+} from './crawl-status.ts';
 export { recentDeliveries } from './delivery-log.ts';
 export {
   createDeliveryLogWriter,

@@ -3,7 +3,7 @@ export { bootApp, closeOnce } from './boot.ts';
 export { pingPostgres, pingRedis } from './dependency-checks.ts';
 export { healthRouter, type ReadinessCheck } from './health.ts';
 export { startHealthServer } from './health-server.ts';
-export { answerWithoutValidators, applyHttpDefaults, requestIdOf, requestIds } from './http-defaults.ts';
+export { applyHttpDefaults, requestIdOf } from './http-defaults.ts';
 export type { RunningServer } from './http-server.ts';
 export {
   type HttpServiceConfig,
@@ -20,5 +20,4 @@ export {
   type QueueWorkerOptions,
   startQueueWorker,
 } from './queue-worker.ts';
-export { securityHeaders } from './security-headers.ts';
 export { withTimeout } from './with-timeout.ts';

@@ -159,6 +159,16 @@ describe('the raw-text decision agrees with parsing on lines shaped to mislead i
       { crawler: 'GPTBot' },
     ],
     [
+      'empty Web Bot Auth headers on another host',
+      `{${base},"host":"other.example","userAgent":"Mozilla/5.0","signature":"","signatureInput":"","signatureAgent":""}`,
+      { hostMiss: 1 },
+    ],
+    [
+      'a real Signature-Agent, then an empty one (JSON.parse keeps the empty one: unsigned)',
+      `{${base},"host":"example.com","userAgent":"Mozilla/5.0","signature":"sig1=:AA==:","signatureInput":"sig1=()","signatureAgent":"https://chatgpt.com","signatureAgent":""}`,
+      {},
+    ],
+    [
       'a Signature-Agent on an ordinary user agent',
       `{${base},"host":"example.com","userAgent":"Mozilla/5.0","signature":"sig1=:AA==:","signatureInput":"sig1=()","signatureAgent":"https://chatgpt.com"}`,
       { crawler: 'ChatGPT Agent' },

@@ -15,7 +15,7 @@ const COUNT_TIMEOUT_MS = 2000;
 export function crawlConnectionMetrics(registry: Registry, db: PrismaClient): void {
   new Gauge({
     name: 'vt_crawl_connections',
-    help: 'Properties by crawl connection status (not_verified, connected, rejecting, nothing_arriving, disconnected), from the delivery log at scrape time.',
+    help: `Properties by crawl connection status (${CRAWL_CONNECTION_STATUSES.join(', ')}), from the delivery log at scrape time.`,
     labelNames: ['status'],
     registers: [registry],
     async collect() {

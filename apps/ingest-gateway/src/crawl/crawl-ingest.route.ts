@@ -19,7 +19,6 @@ import {
   declaredBodyFormat,
   streamRecords,
 } from './body-stream.ts';
-import { crawlConnectionMetrics } from './crawl-connection-metrics.ts';
 import { claimNamedBatch, type NamedBatchClaim, type NamedBatchOptions, namedBatchId } from './named-batches.ts';
 import { noSignatureKeys, type SignatureVerifier } from './signature-verifier.ts';
 
@@ -57,7 +56,6 @@ const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
  */
 export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
   const metrics = crawlIngestMetrics(deps.registry);
-  crawlConnectionMetrics(deps.registry, deps.db);
   const router = Router();
   router.post('/api/ingest/crawl/:propertyId', async (req, res) => {
     res.on('finish', () => metrics.batches.inc({ status: String(res.statusCode) }));

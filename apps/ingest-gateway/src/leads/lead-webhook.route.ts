@@ -44,11 +44,17 @@ export interface LeadWebhookDeps {
 
 const { maxBodyBytes, maxEventIdLength, timestampSkewSeconds } = LEAD_WEBHOOK_LIMITS;
 
-/** A property's secrets under the current deployment key and the previous one (during an overlap). */
+/** A property's secrets: under the current deployment key, and with the previous key's (during an overlap). */
 interface PropertySecrets {
   current: readonly string[];
-  previous: readonly string[];
+  duringOverlap: readonly string[];
 }
+
+/** The three headers of each family, named once (not built per delivery). */
+const HEADER_NAMES = {
+  'x-webhook': { id: 'x-webhook-id', timestamp: 'x-webhook-timestamp', signature: 'x-webhook-signature' },
+  webhook: { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' },
+} as const satisfies Record<WebhookHeaders, { id: string; timestamp: string; signature: string }>;
 
 /**
  * The secrets a property's deliveries may be signed with under one deployment key: the one shown
@@ -78,16 +84,19 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
   const secrets = signingKey
     ? new LRUCache<string, PropertySecrets>({
         max: 10_000,
-        memoMethod: (id) => ({
-          current: secretsUnder(signingKey, id),
-          previous: previousSigningKey ? secretsUnder(previousSigningKey.key, id) : [],
-        }),
+        memoMethod: (id) => {
+          const current = secretsUnder(signingKey, id);
+          return {
+            current,
+            duringOverlap: previousSigningKey ? [...current, ...secretsUnder(previousSigningKey.key, id)] : current,
+          };
+        },
       })
     : undefined;
   /** The secrets a delivery may be signed with now: the shown one first, as most are. */
   const acceptedSecrets = (propertyId: string): readonly string[] => {
-    const { current, previous } = (secrets as LRUCache<string, PropertySecrets>).memo(propertyId);
-    return previousSigningKey && now() < previousSigningKey.until.getTime() ? [...current, ...previous] : current;
+    const { current, duringOverlap } = (secrets as LRUCache<string, PropertySecrets>).memo(propertyId);
+    return previousSigningKey && now() < previousSigningKey.until.getTime() ? duringOverlap : current;
   };
   // Concurrent leads share one Redis pipeline per event-loop turn: far less CPU per lead than an
   // add each, measured in the webhook bench.
@@ -110,7 +119,8 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
     // id in one family and is read in that family throughout (the spec's when it names both).
     const headers: WebhookHeaders =
       req.headers['x-webhook-id'] === undefined && req.headers['webhook-id'] !== undefined ? 'webhook' : 'x-webhook';
-    const eventId = req.get(`${headers}-id`);
+    const names = HEADER_NAMES[headers];
+    const eventId = req.get(names.id);
     const refuse = async (refusal: Rejection, requestBody?: string) => {
       const { status: statusCode, reason, hint: fix } = refusal;
       const loggedEventId = eventId?.slice(0, maxEventIdLength);
@@ -129,11 +139,11 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
     if (!eventId || eventId.length > maxEventIdLength) {
       return refuse(leadRejection('missing_event_id', eventId?.length ?? 0, headers));
     }
-    const timestamp = req.get(`${headers}-timestamp`);
+    const timestamp = req.get(names.timestamp);
     if (!timestamp) return refuse(leadRejection('missing_timestamp', headers));
     const skew = /^\d{1,12}$/.test(timestamp) ? Math.abs(now() / 1000 - Number(timestamp)) : Number.POSITIVE_INFINITY;
     if (!(skew <= timestampSkewSeconds)) return refuse(leadRejection('stale_timestamp', headers));
-    const signature = req.get(`${headers}-signature`);
+    const signature = req.get(names.signature);
     if (!signature) return refuse(leadRejection('missing_signature', headers));
     const declared = Number(req.get('content-length'));
     const body =

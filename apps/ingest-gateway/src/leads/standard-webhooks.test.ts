@@ -172,6 +172,39 @@ describe('Standard Webhooks senders', () => {
     expect((await h.leadJobs()).filter((job) => job.propertyId === property.id)).toEqual([]);
   });
 
+  it('[LEAD-15] the delivery log keeps a Standard delivery’s id, and its body only once the signature passed', async () => {
+    const { property } = await h.createProperty();
+    const ids = [`msg_${randomUUID()}`, `msg_${randomUUID()}`, `msg_${randomUUID()}`];
+    await deliverStandard(property.id, ADA, { id: ids[0], signature: null });
+    await deliverStandard(property.id, ADA, {
+      id: ids[1],
+      signature: 'v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+    });
+    const at = Math.floor(Date.now() / 1000);
+    const notJson = 'not json';
+    const signed = new Webhook(deriveWebhookSecret(KEY, property.id)).sign(
+      ids[2] as string,
+      new Date(at * 1000),
+      notJson,
+    );
+    await request(h.app)
+      .post(`/api/webhooks/leads/${property.id}`)
+      .set('Content-Type', 'application/json')
+      .set('webhook-id', ids[2] as string)
+      .set('webhook-timestamp', String(at))
+      .set('webhook-signature', signed)
+      .send(notJson);
+    await h.flushDeliveryLog();
+    const rows = (await recentDeliveries(h.db, property.id, 'webhook')).reverse();
+    expect(rows.map((row) => [row.statusCode, row.reason, row.eventId])).toEqual([
+      [401, 'missing_signature', ids[0]],
+      [401, 'invalid_signature', ids[1]],
+      [400, 'invalid_json', ids[2]],
+    ]);
+    expect(rows.map((row) => row.requestBody)).toEqual([null, null, notJson]);
+    for (const row of rows) expect(row.fix).toEqual(expect.stringMatching(/\S/));
+  });
+
   it('a delivery naming its id in x-webhook-id is read with the x-webhook headers only', async () => {
     const { property } = await h.createProperty();
     const id = randomUUID();

@@ -1,6 +1,7 @@
 import { ConfigError, opsConfigSchema, parseConfig } from '@vt/config';
 import { OperationError } from '@vt/contracts/console';
 import { createPrismaClient } from '@vt/db';
+import { CRAWL_CONNECTION_STATUSES } from '@vt/properties';
 import { Command, CommanderError } from 'commander';
 import { seedDemo } from '../demo/seed.ts';
 import { withEnvFile } from '../env-file.ts';
@@ -166,7 +167,7 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
     'connections',
     "every property's crawl connection status; --status keeps one (nothing_arriving: the alert's)",
   )
-    .option('--status <status>', 'not_verified | connected | rejecting | nothing_arriving | disconnected')
+    .option('--status <status>', CRAWL_CONNECTION_STATUSES.join(' | '))
     .action(action(crawlConnectionList));
   sub(crawl, 'activity', 'daily crawler hits (verified or not), crawlers, top pages, AI referrals')
     .requiredOption('--property <id>')

@@ -96,4 +96,15 @@ describe('listResponses pages', () => {
     const filtered = await listResponses(sql, [propertyId], { mentioned: true }, range, { limit: 100, offset: 5000 });
     expect(filtered).toEqual({ data: [], total: (ANSWERS / DAYS) * 4 }); // days 0, 3, 6, 9 mention
   });
+
+  it('[READ-6] [READ-21] past the end, every filter still has its total (each way the total is counted)', async () => {
+    const prompt = await db.prompt.findFirstOrThrow({ where: { propertyId }, select: { id: true } });
+    const past = (query: Parameters<typeof listResponses>[2], offset = 5000) =>
+      listResponses(sql, [propertyId], query, range, { limit: 100, offset });
+    // One prompt's answers are counted directly; the rest come from the daily counts.
+    expect(await past({ promptId: prompt.id })).toEqual({ data: [], total: DAYS * MODELS.length });
+    expect(await past({ model: 'claude' })).toEqual({ data: [], total: DAYS * PROMPTS });
+    // Past 400 one property's page walks ids first: the total comes with it the same way.
+    expect(await past({ mentioned: false }, 450)).toEqual({ data: [], total: (ANSWERS / DAYS) * 8 });
+  });
 });

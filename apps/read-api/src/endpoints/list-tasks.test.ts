@@ -75,6 +75,28 @@ describe('GET /v1/tasks', () => {
     expect(none).toEqual({ data: [], total: 0 });
   });
 
+  it('[READ-6] [READ-27] a filtered page past the end, or of one row, still has the filtered total', async () => {
+    const growth = world.properties.growth.id;
+    const filters: Record<string, string>[] = [
+      { propertyId: growth },
+      { status: 'done' },
+      { propertyId: growth, status: 'done' },
+    ];
+    for (const filter of filters) {
+      const expected = expectedTasks('all').filter(
+        (t) =>
+          (filter.propertyId === undefined || t.propertyId === filter.propertyId) &&
+          (filter.status === undefined || t.status === filter.status),
+      );
+      expect(expected.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      expect((await list<TaskBody>('/v1/tasks', { ...filter, limit: 1 })).total).toBe(expected.length);
+      expect(await list<TaskBody>('/v1/tasks', { ...filter, offset: expected.length + 5 })).toEqual({
+        data: [],
+        total: expected.length,
+      });
+    }
+  });
+
   it('[READ-28] a title-only ad-hoc task: description "", priority null, no labels, no due date, unassigned, planId null', async () => {
     const tasks = await all<TaskBody>('/v1/tasks');
     const adHoc = tasks.data.find((t) => t.id === world.tasks.adHoc.id)!;

@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { REQUEST_ID_HEADER, requestIdResponseHeader, requestIdSchema } from '../request-id.ts';
+import { registerRequestId } from '../request-id.ts';
 import { type ConsoleEndpoint, consoleEndpoints, registerConsoleEndpoint } from './endpoints.ts';
 import { consoleErrorSchema } from './errors.ts';
 
@@ -19,8 +19,7 @@ export function buildConsoleOpenApiDocument(endpoints: readonly ConsoleEndpoint[
     description: 'The same session token for scripts: `Authorization: Bearer <token>` from sign-in. Needs no Origin.',
   });
   registry.register('ConsoleError', consoleErrorSchema);
-  registry.register('RequestId', requestIdSchema);
-  registry.registerComponent('headers', REQUEST_ID_HEADER, requestIdResponseHeader);
+  registerRequestId(registry);
   for (const endpoint of endpoints) registerConsoleEndpoint(registry, endpoint);
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
