@@ -2,4 +2,4 @@ import { readApiConfigSchema } from '@vt/config';
 import { bootApp } from '@vt/service-runtime';
 import { startReadApi } from './start.ts';
 
-bootApp('read-api', readApiConfigSchema, startReadApi);
+bootApp('read-api', readApiConfigSchema, startReadApi, { queryBound: true });

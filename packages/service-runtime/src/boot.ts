@@ -11,7 +11,7 @@ interface BaseConfig {
 
 export interface BootOptions {
   /**
-   * Whether Prisma queries are the app's hot path (the console; the read API's reads run on pg). The only
+   * Whether Prisma queries are the app's hot path (the read API and the console). The only
    * WebAssembly in an app is Prisma's query compiler; V8's optimising tier for it costs about
    * 35 MB of memory per process (the gateway idles at 180 MB with it, 145 MB without), and an app
    * that runs a few queries per batch or job does as well on the baseline tier. Where queries are
