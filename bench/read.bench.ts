@@ -157,7 +157,7 @@ try {
   log('  plan: /v1/visibility (from the daily counts)');
   log(
     await plan(
-      `SELECT day, property_id, model, responses, count(*) OVER () FROM response_daily_counts WHERE property_id = ANY(${allProperties}) AND day BETWEEN current_date - 29 AND current_date AND responses > 0 ORDER BY day DESC, property_id, model LIMIT 100`,
+      `SELECT day, property_id, model, responses, (SELECT count(*) FROM response_daily_counts WHERE property_id = ANY(${allProperties}) AND day BETWEEN current_date - 29 AND current_date AND responses > 0) FROM response_daily_counts WHERE property_id = ANY(${allProperties}) AND day BETWEEN current_date - 29 AND current_date AND responses > 0 ORDER BY day DESC, property_id, model LIMIT 100`,
     ),
   );
   log('  plan: page of /v1/tasks');

@@ -1,9 +1,10 @@
 import type { Page } from './read-scope.ts';
 
 /**
- * Aggregating endpoints compute every group anyway (to sort them), so the page query also reads
- * the group count with `count(*) OVER ()`. Only a page past the end comes back without rows to
- * read it from; then the first row of the same query supplies the totals.
+ * Grouped pages carry the group count on every row: aggregating endpoints compute every group
+ * anyway (to sort them), so they read it with `count(*) OVER ()`; the visibility series, whose
+ * points are stored rows, counts them in an init plan. Only a page past the end comes back
+ * without rows to read it from; then the first row of the same query supplies the totals.
  */
 export async function pageOfGroups<Row extends { total_groups: number }>(
   run: (page: Page) => Promise<Row[]>,
