@@ -1,7 +1,7 @@
 import { CrawlerIpIndex } from '@vt/attribution';
 import { countBy, generateAccessLog } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { BatchClassifier } from './batch-classifier.ts';
+import { BatchClassifier, MAX_TRACKED_MISSED_HOSTS } from './batch-classifier.ts';
 import { JsonArraySplitter } from './json-array-splitter.ts';
 
 // The generator's ground truth, to the line: what a batch of realistic traffic must come to.
@@ -50,6 +50,24 @@ describe.each([
     expect(sentIps.filter((ip) => keptStrings.has(`"${ip}"`))).toEqual([]);
     expect(json).not.toMatch(/"ip"/);
     expect(json).not.toContain('?');
+  });
+});
+
+describe('lines for other hosts', () => {
+  const line = (host: string) =>
+    JSON.stringify({ timestamp: 1, host, path: '/', userAgent: 'Mozilla/5.0', statusCode: 200 });
+
+  it('[CRAWL-11] a host per line counts every line but remembers a bounded number of hosts', () => {
+    const classifier = new BatchClassifier('example.com', new CrawlerIpIndex([]));
+    // The frequent hosts come early, as in a shared log; then a made-up host per line.
+    for (let i = 0; i < 30; i++) classifier.line(line(i % 3 === 0 ? 'shop.other.org' : 'blog.other.org'));
+    const madeUp = 5 * MAX_TRACKED_MISSED_HOSTS;
+    for (let i = 0; i < madeUp; i++) classifier.line(line(`h${i}.attacker.test`));
+    const summary = classifier.summary();
+    expect(summary.hostNotMatched.count).toBe(30 + madeUp);
+    expect(summary.hostNotMatched.hosts.slice(0, 2)).toEqual(['blog.other.org', 'shop.other.org']);
+    const tracked = (classifier as unknown as { missedHosts: Map<string, number> }).missedHosts;
+    expect(tracked.size).toBe(MAX_TRACKED_MISSED_HOSTS);
   });
 });
 

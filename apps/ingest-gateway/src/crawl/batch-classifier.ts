@@ -32,6 +32,13 @@ export interface BatchSummary {
  * `kept`, the host note and the unreadable count exact for lines shaped as JSON objects; the IP of
  * a kept crawler line is used to verify it and never copied into the event.
  */
+/**
+ * Distinct other hosts a batch tracks for its note. Past it, lines for other hosts are still
+ * counted, but a host not seen yet is not remembered: one line per made-up host would otherwise
+ * grow a map entry per line (a 100 MiB body of short lines is over a million of them).
+ */
+export const MAX_TRACKED_MISSED_HOSTS = 1000;
+
 export class BatchClassifier {
   private received = 0;
   private unreadable = 0;
@@ -305,8 +312,9 @@ export class BatchClassifier {
     this.hostMisses++;
     const key = host.toLowerCase().slice(0, CRAWL_EVENT_CAPS.host);
     const seen = this.missedHosts.get(key);
+    if (seen !== undefined) this.missedHosts.set(key, seen + 1);
     // A new key is copied: a slice would keep the whole body chunk it was cut from alive.
-    this.missedHosts.set(seen === undefined ? ownCopy(key) : key, (seen ?? 0) + 1);
+    else if (this.missedHosts.size < MAX_TRACKED_MISSED_HOSTS) this.missedHosts.set(ownCopy(key), 1);
   }
 }
 
