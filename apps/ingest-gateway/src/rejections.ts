@@ -6,10 +6,10 @@ import type { Response } from 'express';
  * (`details` names each bad field of an invalid lead). `reason` is absent only where the spec
  * gives none: the webhook's 404 and 503.
  */
-export interface Rejection {
+export interface Rejection<Code extends string = string> {
   status: number;
   /** The catalogue's name of the rejection, for metrics; never sent (see `reason`). */
-  code: string;
+  code: Code;
   reason?: string;
   error: string;
   hint: string;
@@ -199,7 +199,7 @@ type ArgsOf<E> = E extends Entry<infer A> ? A : never;
 
 /** Builds a catalogue's rejections: the reason, and the arguments its words take. */
 function rejecter<C extends Catalogue>(catalogue: C) {
-  return <R extends keyof C & string>(reason: R, ...args: ArgsOf<C[R]>): Rejection => {
+  return <R extends keyof C & string>(reason: R, ...args: ArgsOf<C[R]>): Rejection<R> => {
     const { status, error, hint, hasReason } = catalogue[reason] as unknown as Entry<ArgsOf<C[R]>>;
     const words = (w: Words<ArgsOf<C[R]>>) => (typeof w === 'string' ? w : w(...args));
     return { status, code: reason, ...(hasReason === false ? {} : { reason }), error: words(error), hint: words(hint) };

@@ -82,10 +82,10 @@ describe('crawlConnections', () => {
       reconnectedThenSent: 'connected',
     });
     expect(statusOf(webhookOnly)).toBe('not_verified');
-    expect(all.find((c) => c.propertyId === ids.nothingArriving)?.lastAttemptAt?.getTime()).toBeLessThan(
+    expect(all.find((c) => c.propertyId === ids.nothingArriving)?.lastCountedAttemptAt?.getTime()).toBeLessThan(
       Date.now() - 24 * HOUR,
     );
-    expect(all.find((c) => c.propertyId === ids.reconnected)?.lastAttemptAt).toBeNull();
+    expect(all.find((c) => c.propertyId === ids.reconnected)?.lastCountedAttemptAt).toBeNull();
 
     const mine = all.filter((c) => [...Object.values(ids), webhookOnly].includes(c.propertyId));
     expect(countByStatus(mine)).toEqual({

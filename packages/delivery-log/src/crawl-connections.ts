@@ -4,8 +4,11 @@ import { CRAWL_CONNECTION_STATUSES, type CrawlConnectionStatus, crawlConnectionS
 export interface PropertyCrawlConnection {
   propertyId: string;
   status: CrawlConnectionStatus;
-  /** The newest attempt that counts (since the last reconnect), if any. */
-  lastAttemptAt: Date | null;
+  /**
+   * The newest attempt that counts toward the status: since verification last (re)started, on
+   * reconnect. Not `ops crawl status`'s lastAttemptAt, the newest attempt of all.
+   */
+  lastCountedAttemptAt: Date | null;
 }
 
 /**
@@ -45,7 +48,7 @@ export async function crawlConnections(db: PrismaClient, now = new Date()): Prom
         attempts,
         now,
       }),
-      lastAttemptAt: attempts[0]?.createdAt ?? null,
+      lastCountedAttemptAt: attempts[0]?.createdAt ?? null,
     };
   });
 }

@@ -102,8 +102,8 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
   // add each, measured in the webhook bench.
   const enqueueLead = batchedEnqueue(deps.queue, leadJob);
   const metrics = leadWebhookMetrics(deps.registry);
-  const turnAway = (res: Response, refusal: Rejection) => {
-    metrics.refused(refusal.code as LeadRefusalReason);
+  const turnAway = (res: Response, refusal: Rejection<LeadRefusalReason>) => {
+    metrics.refused(refusal.code);
     sendRejection(res, refusal);
   };
   const handle = async (req: Request<{ propertyId: string }>, res: Response) => {
@@ -121,7 +121,7 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
       req.headers['x-webhook-id'] === undefined && req.headers['webhook-id'] !== undefined ? 'webhook' : 'x-webhook';
     const names = HEADER_NAMES[headers];
     const eventId = req.get(names.id);
-    const refuse = async (refusal: Rejection, requestBody?: string) => {
+    const refuse = async (refusal: Rejection<LeadRefusalReason>, requestBody?: string) => {
       const { status: statusCode, reason, hint: fix } = refusal;
       const loggedEventId = eventId?.slice(0, maxEventIdLength);
       await record({

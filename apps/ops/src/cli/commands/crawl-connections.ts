@@ -22,7 +22,7 @@ export async function crawlConnectionList(ctx: OpsContext, options: unknown) {
   return {
     counts: countByStatus(connections),
     properties: shown
-      .flatMap(({ propertyId, status, lastAttemptAt }) => {
+      .flatMap(({ propertyId, status, lastCountedAttemptAt }) => {
         const property = byId.get(propertyId);
         if (!property) return []; // deleted between the two reads
         const { name, domain, plan, team } = property;
@@ -34,7 +34,7 @@ export async function crawlConnectionList(ctx: OpsContext, options: unknown) {
             domain,
             plan,
             status,
-            lastAttemptAt: lastAttemptAt?.toISOString() ?? null,
+            lastCountedAttemptAt: lastCountedAttemptAt?.toISOString() ?? null,
           },
         ];
       })
