@@ -61,6 +61,19 @@ describe('crawlEventSchema: one line of a crawl batch', () => {
     for (const statusCode of [99, 1000, 200.5, '200']) expect(read(line({ statusCode })).success).toBe(false);
   });
 
+  it('applies the host and method caps after case mapping, so a read line always fits the job', () => {
+    // 'İ' lower-cases to two characters: 212 sent, 412 kept.
+    const host = `${'İ'.repeat(200)}.example.com`;
+    expect(host.length).toBeLessThanOrEqual(CRAWL_EVENT_CAPS.host);
+    expect(read(line({ host })).success).toBe(false);
+    // 'ß' upper-cases to 'SS': within the cap as sent, over it as kept, so it is left out.
+    const method = 'ß'.repeat(CRAWL_EVENT_CAPS.method);
+    expect(read(line({ method })).data).not.toHaveProperty('method');
+    const fits = read(line({ host: `${'İ'.repeat(100)}.example.com`, method: 'ß'.repeat(8) })).data;
+    expect(fits?.host).toHaveLength(212);
+    expect(keptCrawlEventSchema.safeParse(fits).success).toBe(true);
+  });
+
   it('[CRAWL-6] leaves out odd optional fields instead of refusing the line; ignores unknown keys', () => {
     const event = read(line({ method: 7, referer: 42, ip: ['1.2.3.4'], cookie: 'x', extra: { host: 'other' } })).data;
     expect(event).toEqual(read(line()).data);

@@ -83,19 +83,30 @@ export const crawlEventSchema = z
     const { timestamp, host, path, userAgent, statusCode, method, referer, ip } = line;
     const occurredAt = new Date(typeof timestamp === 'number' ? timestamp : Date.parse(timestamp));
     const cleanPath = stripQuery(path);
-    if (Number.isNaN(occurredAt.getTime()) || cleanPath.length > CRAWL_EVENT_CAPS.path || !withoutNul(cleanPath)) {
-      ctx.addIssue({ code: 'custom', message: 'timestamp is not a real instant, or path is too long or has NUL' });
+    // Caps apply to what is kept, after case mapping: some characters lengthen when mapped
+    // ('İ' lower-cases to two, 'ß' upper-cases to 'SS'), and a kept value over its cap would fail
+    // the job's schema and refuse the whole batch.
+    const keptHost = host.toLowerCase();
+    const keptMethod = typeof method === 'string' ? method.toUpperCase() : undefined;
+    if (
+      Number.isNaN(occurredAt.getTime()) ||
+      cleanPath.length > CRAWL_EVENT_CAPS.path ||
+      !withoutNul(cleanPath) ||
+      keptHost.length > CRAWL_EVENT_CAPS.host
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'timestamp is not a real instant, or path or host is too long, or path has NUL',
+      });
       return z.NEVER;
     }
     return {
       occurredAt: occurredAt.toISOString(),
-      host: host.toLowerCase(),
+      host: keptHost,
       path: cleanPath === '' ? '/' : cleanPath,
       userAgent,
       statusCode,
-      ...(typeof method === 'string' && method.length <= CRAWL_EVENT_CAPS.method
-        ? { method: method.toUpperCase() }
-        : {}),
+      ...(keptMethod !== undefined && keptMethod.length <= CRAWL_EVENT_CAPS.method ? { method: keptMethod } : {}),
       ...(typeof referer === 'string' && referer !== ''
         ? { referer: stripQuery(referer).slice(0, CRAWL_EVENT_CAPS.referer) }
         : {}),

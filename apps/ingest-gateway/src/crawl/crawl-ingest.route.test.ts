@@ -350,6 +350,26 @@ describe('POST /api/ingest/crawl/:propertyId: reading the body', () => {
     expect((await keptOf(property.id)).map((e) => e.path)).toEqual(['/before', '/after']);
   });
 
+  it('[CRAWL-10] a line whose host or method outgrows its cap once case-mapped costs only that line, not the batch', async () => {
+    const { property, token } = await h.createProperty();
+    // 212 characters as sent, 412 once lower-cased ('İ' maps to two): the line is unusable, and
+    // the batch is still accepted (it once failed the job schema and answered 503 to every retry).
+    const res = await post(
+      property,
+      token,
+      ndjson([
+        line({ host: `${'İ'.repeat(200)}.example.com`, path: '/long-host' }),
+        line({ path: '/eszett', method: 'ß'.repeat(16) }),
+        line({ path: '/plain' }),
+      ]),
+    );
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ kept: 2, received: 3 });
+    const kept = await keptOf(property.id);
+    expect(kept.map((e) => e.path).sort()).toEqual(['/eszett', '/plain']);
+    expect(kept.find((e) => e.path === '/eszett')).not.toHaveProperty('method');
+  });
+
   it('[CRAWL-11] lines for other hosts are dropped and noted (count, up to three hosts, most frequent first)', async () => {
     const { property, token } = await h.createProperty({ domain: 'example.com' });
     const matching = ['example.com', 'www.example.com', 'EXAMPLE.com:8443', 'a.b.example.com'].map((host, i) =>
