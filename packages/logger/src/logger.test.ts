@@ -58,6 +58,40 @@ describe('createLogger', () => {
     expect(JSON.parse(text).event.path).toBe('/pricing');
   });
 
+  it('redacts them under an error, a job and headers one and two objects down', () => {
+    const { lines, destination } = capture();
+    const err = Object.assign(new Error('upstream refused'), {
+      headers: { authorization: 'Bearer vt_live_deep', cookie: 'vt_session=vts_deep' },
+      response: { headers: { 'webhook-signature': 'v1,sig_two_down' } },
+    });
+    createLogger({ name: 'x', destination }).error(
+      {
+        err,
+        job: { data: { ip: '203.0.113.77', path: '/kept' } },
+        events: [{ ip: '192.0.2.99', path: '/a' }],
+        upstream: { headers: { cookie: 'vts_cookie', 'x-webhook-signature': 'sig_hdr', 'x-real-ip': '198.51.100.9' } },
+      },
+      'failed',
+    );
+    const text = lines[0]!;
+    for (const secret of [
+      'vt_live_deep',
+      'vts_deep',
+      'sig_two_down',
+      '203.0.113.77',
+      'vts_cookie',
+      'sig_hdr',
+      '198.51.100.9',
+      '192.0.2.99',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+    const entry = JSON.parse(text);
+    expect(entry.err.message).toBe('upstream refused');
+    expect(entry.job.data.path).toBe('/kept');
+    expect(entry.events[0].path).toBe('/a');
+  });
+
   it('serialises errors under err with their stack', () => {
     const { lines, destination } = capture();
     createLogger({ name: 'x', destination }).error({ err: new Error('boom') }, 'failed');
