@@ -134,7 +134,10 @@ try {
     );
   }
 
-  const allProperties = `(SELECT array_agg(id) FROM properties)::uuid[]`;
+  // The ids as a literal, as the read model binds them: Postgres plans for the actual set, as it
+  // does for the app (a subquery here would be planned for an unknown one).
+  const [ids] = await db.$queryRawUnsafe<{ ids: string }[]>(`SELECT array_agg(id)::text AS ids FROM properties`);
+  const allProperties = `'${ids?.ids ?? '{}'}'::uuid[]`;
   log('');
   log('  plan: page of /v1/responses (all properties, last 30 days)');
   log(
