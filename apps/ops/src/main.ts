@@ -17,5 +17,11 @@ if (argv[0] === 'start') {
     // Progress only when a person watches both: `ops … | jq` or `> file` gets none.
     isTerminal: Boolean(process.stdout.isTTY && process.stderr.isTTY),
     columns: process.stderr.columns,
+    readStdin: async () => {
+      if (process.stdin.isTTY) return '';
+      let text = '';
+      for await (const chunk of process.stdin) text += chunk;
+      return text;
+    },
   });
 }

@@ -1,3 +1,4 @@
+import { verifyPassword } from '@vt/accounts';
 import {
   deriveCrawlToken,
   deriveWebhookSecret,
@@ -7,7 +8,7 @@ import {
 } from '@vt/credentials';
 import { runScript, testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
-import { ops } from './testing/run-ops.ts';
+import { ops, opsWithStdin } from './testing/run-ops.ts';
 
 async function newTeam() {
   const slug = uniqueSlug('team');
@@ -66,6 +67,61 @@ describe('ops team and user commands', () => {
     expect(unknown.json.error.code).toBe('user_not_found');
     const badRole = await ops('team', 'add-member', '--team', slug, '--email', email, '--role', 'boss');
     expect(badRole.json.error.message).toContain('--role');
+  });
+});
+
+describe('ops user create --password-stdin', () => {
+  const db = testDb();
+  const hashOf = async (email: string) => (await db.user.findUniqueOrThrow({ where: { email } })).passwordHash;
+
+  it('sets the password from the first line piped in, never from an argument', async () => {
+    const email = `${uniqueSlug('stdin')}@example.com`;
+    const created = await opsWithStdin(
+      'correct horse battery\nignored line\n',
+      'user',
+      'create',
+      '--email',
+      email,
+      '--name',
+      'Pia',
+      '--password-stdin',
+    );
+    expect(created.code).toBe(0);
+    expect(await verifyPassword(await hashOf(email), 'correct horse battery')).toBe(true);
+    // Run again with another password: the operator's reset, as with --password.
+    await opsWithStdin(
+      'another long password\r\n',
+      'user',
+      'create',
+      '--email',
+      email,
+      '--name',
+      'Pia',
+      '--password-stdin',
+    );
+    expect(await verifyPassword(await hashOf(email), 'another long password')).toBe(true);
+  });
+
+  it('refuses both ways at once, and nothing piped in, as usage errors that change nothing', async () => {
+    const email = `${uniqueSlug('stdin')}@example.com`;
+    const both = await opsWithStdin(
+      'correct horse battery\n',
+      'user',
+      'create',
+      '--email',
+      email,
+      '--name',
+      'Pia',
+      '--password',
+      'another long password',
+      '--password-stdin',
+    );
+    expect(both.code).toBe(2);
+    expect(both.json.error.code).toBe('usage_error');
+    const empty = await opsWithStdin('', 'user', 'create', '--email', email, '--name', 'Pia', '--password-stdin');
+    expect(empty.code).toBe(2);
+    expect(empty.json.error.message).toContain('--password-stdin');
+    expect(await db.user.findUnique({ where: { email } })).toBeNull();
   });
 });
 

@@ -30,6 +30,8 @@ export interface ProgramIo {
   isTerminal?: boolean;
   /** The terminal's width, so the progress line never wraps. */
   columns?: number;
+  /** Everything piped to the CLI, for options read from stdin (`--password-stdin`). */
+  readStdin?: () => Promise<string>;
 }
 
 /**
@@ -73,6 +75,21 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
   const progressFor = (): Progress =>
     io.isTerminal && !json ? terminalProgress(io.stderr, { columns: io.columns }) : silentProgress;
 
+  /** `--password-stdin`: the password is the first line piped in, never an argument. */
+  const withPasswordFromStdin =
+    (fn: CommandFn): CommandFn =>
+    async (ctx, options) => {
+      if (!options.passwordStdin) return fn(ctx, options);
+      if (options.password !== undefined) {
+        throw new OpsError('usage_error', 'give the password with --password or --password-stdin, not both');
+      }
+      const piped = io.readStdin ? await io.readStdin() : '';
+      const password = piped.split(/\r?\n/)[0] ?? '';
+      if (password === '') throw new OpsError('invalid_argument', '--password-stdin read no password from stdin');
+      const { passwordStdin: _, ...rest } = options;
+      return fn(ctx, { ...rest, password });
+    };
+
   /** Runs a command function with a database connection, printing its result or its error. */
   const action = (fn: CommandFn) => async (options: Record<string, unknown>) => {
     const progress = progressFor();
@@ -104,9 +121,13 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
     .requiredOption('--name <name>')
     .option(
       '--password <password>',
-      'console sign-in password (at least 10 characters); resets it for an existing user',
+      'console sign-in password (at least 10 characters); resets it for an existing user. Shown by ps and kept in shell history: prefer --password-stdin',
     )
-    .action(action(createUser));
+    .option(
+      '--password-stdin',
+      'read the password from stdin (its first line), where ps and shell history do not see it',
+    )
+    .action(action(withPasswordFromStdin(createUser)));
 
   const team = program.command('team').description('teams and members');
   sub(team, 'create', 'create a team; its owner is created if missing')

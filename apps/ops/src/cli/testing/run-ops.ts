@@ -3,6 +3,11 @@ import { runOpsProgram } from '../program.ts';
 
 /** Runs `ops <args> --json` in-process against this run's database; the exit code and the one JSON object. */
 export async function ops(...args: string[]) {
+  return opsWithStdin(undefined, ...args);
+}
+
+/** As `ops`, with `stdin` piped in (undefined: nothing piped). */
+export async function opsWithStdin(stdin: string | undefined, ...args: string[]) {
   let out = '';
   let err = '';
   const code = await runOpsProgram([...args, '--json'], {
@@ -13,6 +18,7 @@ export async function ops(...args: string[]) {
     stderr: (t) => {
       err += t;
     },
+    ...(stdin === undefined ? {} : { readStdin: async () => stdin }),
   });
   const lines = out.trim().split('\n').filter(Boolean);
   // biome-ignore lint/suspicious/noExplicitAny: a JSON object as printed
