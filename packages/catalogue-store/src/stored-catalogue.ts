@@ -47,11 +47,15 @@ export async function loadCurrentCatalogue(db: PrismaClient): Promise<{ catalogu
   return { catalogue: BUNDLED_AGENT_CATALOGUE, source: 'bundled' };
 }
 
+/** User agents longer than this are matched every time, never remembered (real ones are far shorter). */
+const MAX_REMEMBERED_USER_AGENT = 512;
+
 /**
  * A matcher that remembers its answer per distinct user agent (a site's traffic has few), bounded
- * whatever senders send: at `max` distinct agents it starts over. This runs for every line of every
- * batch, and a plain Map's get measured a fraction of an LRU's; a flood of distinct agents only
- * costs what matching without a cache costs.
+ * whatever senders send: at `max` distinct agents it starts over, and an agent longer than any
+ * real one is not remembered (10,000 made-up 1 MB agents would be 10 GB). This runs for every line
+ * of every batch, and a plain Map's get measured a fraction of an LRU's; a flood of distinct agents
+ * only costs what matching without a cache costs.
  */
 export function cachedMatcher(matcher: AgentMatcher, max = 10_000): AgentMatcher {
   const cache = new Map<string, AgentMatch | null>();
@@ -60,6 +64,7 @@ export function cachedMatcher(matcher: AgentMatcher, max = 10_000): AgentMatcher
     markers: matcher.markers,
     matchSignatureAgent: matcher.matchSignatureAgent,
     match(userAgent) {
+      if (userAgent.length > MAX_REMEMBERED_USER_AGENT) return matcher.match(userAgent);
       let found = cache.get(userAgent);
       if (found === undefined) {
         found = matcher.match(userAgent);

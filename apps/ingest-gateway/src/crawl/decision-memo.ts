@@ -4,6 +4,11 @@ import type { AgentMatcher } from '@vt/attribution';
 const MAX_TEXTS = 10_000;
 /** Distinct texts of one length remembered: past this, such a text is decided every time. */
 const MAX_PER_LENGTH = 16;
+/**
+ * Longer texts are decided every time, never remembered: real user agents and referers are far
+ * shorter, and a line may be 1 MiB, so 10,000 remembered made-up ones could hold gigabytes.
+ */
+export const MAX_REMEMBERED_LENGTH = 512;
 
 /**
  * A yes or no per distinct text (a user agent, a referer: a site's traffic has few), for a text
@@ -19,6 +24,7 @@ export class DecisionMemo {
 
   get(chunk: string, start: number, end: number): boolean {
     const text = chunk.slice(start, end);
+    if (end - start > MAX_REMEMBERED_LENGTH) return this.decide(text);
     let known = this.byLength.get(end - start);
     if (known !== undefined) {
       for (const k of known) if (k.text === text) return k.yes;
