@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import {
   buildConsoleOpenApiDocument,
@@ -193,5 +196,29 @@ describe('console OpenAPI document', () => {
       config,
     });
     expect(problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  });
+});
+
+describe('console app serving the web UI', () => {
+  const root = mkdtempSync(join(tmpdir(), 'vt-web-'));
+  mkdirSync(join(root, 'assets'));
+  writeFileSync(join(root, 'index.html'), '<!doctype html><title>console</title>');
+  writeFileSync(join(root, 'assets', 'app-abc123.js'), 'console.log(1)');
+  const web = createConsoleHarness({ webRoot: root });
+  afterAll(() => web.close());
+
+  it('serves its files and index.html for its routes; a missing or climbing asset path is a 404 in the JSON envelope, not a 500', async () => {
+    const asset = await request(web.app).get('/assets/app-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect((await request(web.app).get('/t/acme/p/x/crawl')).text).toContain('<title>console</title>');
+    for (const path of ['/assets/nope.js', '/assets/..%2f..%2findex.html', '/assets/%2e%2e/index.html']) {
+      const res = await request(web.app).get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.body, path).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    }
+    const write = await request(web.app).post('/assets/app-abc123.js');
+    expect(write.status).toBe(405);
+    expect(write.body.error.code).toBe('METHOD_NOT_ALLOWED');
   });
 });

@@ -32,6 +32,12 @@ export interface ConsoleAppDeps extends ConsoleRouterDeps {
  */
 function webUi(root: string) {
   const router = express.Router();
+  // serve-static would answer any other method with an empty 405 of its own, outside the envelope.
+  router.use('/assets', (req, res, next) => {
+    if (req.method === 'GET' || req.method === 'HEAD') return next();
+    res.set('Allow', 'GET, HEAD');
+    sendConsoleError(res, 'METHOD_NOT_ALLOWED', `${req.method} is not allowed here; use GET or HEAD.`);
+  });
   router.use('/assets', express.static(join(root, 'assets'), { immutable: true, maxAge: '1y', fallthrough: false }));
   router.get(/^\/(?!api\/|api$|healthz$|readyz$|metrics$).*/, (_req, res) => {
     res.set('Cache-Control', 'no-cache').sendFile(join(root, 'index.html'));
@@ -85,9 +91,13 @@ export function buildConsoleApp(deps: ConsoleAppDeps): Express {
     if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
       return sendConsoleError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as uncompressed UTF-8 JSON.');
     }
-    if (err instanceof URIError || (err as { status?: number }).status === 400) {
+    const status = (err as { status?: number }).status;
+    if (err instanceof URIError || status === 400) {
       return sendConsoleError(res, 'NOT_FOUND', 'No endpoint at this path (it is not valid percent-encoding).');
     }
+    // The web UI's static files (they do not fall through): a missing file, or a path that
+    // climbs out of the assets (403), is a 404 like any unknown path.
+    if (status === 404 || status === 403) return sendConsoleError(res, 'NOT_FOUND', `No file at ${req.path}.`);
     deps.logger.error(
       { err, path: req.path, method: req.method, requestId: requestIdOf(res) },
       'console request failed',

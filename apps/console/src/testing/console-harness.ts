@@ -28,6 +28,8 @@ export interface ConsoleHarnessOptions {
   prefix?: string;
   /** Another database than the run's (the demo views' own); the caller disconnects it. */
   db?: PrismaClient;
+  /** A built web UI to serve (index.html and assets/); none by default. */
+  webRoot?: string;
 }
 
 export interface SignedUp {
@@ -61,6 +63,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     now: clock,
     publicOrigin: CONSOLE_ORIGIN,
     trustProxy: 'loopback',
+    ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     handlers: consoleHandlers({
       db,
       now: clock,
