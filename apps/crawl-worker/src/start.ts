@@ -17,6 +17,11 @@ export function startCrawlWorker(config: CrawlWorkerConfig, logger: Logger) {
     contract: crawlBatchJob,
     handle: (data, { db }) => applyCrawlBatch(data, { db, rawEventRetentionMs }),
     // Ids and counts only: event contents (paths, user agents, referers) stay out of the logs.
-    jobFields: (data) => ({ batchId: data.batchId, propertyId: data.propertyId, events: data.events.length }),
+    jobFields: (data) => ({
+      batchId: data.batchId,
+      chunk: data.chunk,
+      propertyId: data.propertyId,
+      events: data.events.length,
+    }),
   });
 }

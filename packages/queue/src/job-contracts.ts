@@ -28,17 +28,63 @@ const DEFAULT_JOB_OPTIONS = Object.freeze({
 const isoInstant = z.iso.datetime({ offset: true });
 const uuid = z.uuid();
 
+/**
+ * The most kept events one crawl-batch job carries; a batch that keeps more is enqueued as several
+ * jobs, its chunks. A body may inflate to 100 MiB, about 600k kept events: as one job that was a
+ * ~150 MB Redis value, parsed whole by a worker and written as one statement holding its locks
+ * throughout (100k events measured 28 MB and 7 s), and retried whole if anything failed. 5,000
+ * events make a job of about 1.4 MB and a statement of about 0.4 s, while the batches shippers
+ * send (a few hundred to a few thousand lines) stay one job.
+ */
+export const CRAWL_BATCH_JOB_MAX_EVENTS = 5000;
+
 export const crawlBatchJob = {
   queue: QUEUE_NAMES.crawlBatch,
   name: 'crawl-batch',
   schema: z.strictObject({
+    /** The accepted batch's id, shared by all of its chunks. */
     batchId: uuid,
+    /**
+     * Which chunk of the batch this job is, from 0. Absent in jobs enqueued before batches were
+     * chunked, which were whole batches: chunk 0.
+     */
+    chunk: z.int().nonnegative().default(0),
     propertyId: uuid,
     receivedAt: isoInstant,
+    // No .max(CRAWL_BATCH_JOB_MAX_EVENTS): the worker parses with this schema too, and a job queued
+    // before batches were chunked may hold more, yet was answered 202 and must still apply.
+    // crawlBatchJobs, the one way a batch becomes jobs, keeps new jobs within it.
     events: z.array(keptCrawlEventSchema),
   }),
   options: DEFAULT_JOB_OPTIONS,
 } as const satisfies JobContract;
+
+/**
+ * A chunk's name: its BullMQ job id, and (prefixed) the crawl worker's processed-jobs key. Derived
+ * from the batch's id and the chunk's index only, so every attempt at a named batch names its
+ * chunks alike and each is taken and applied once, while the chunks of one batch never collide.
+ * Chunk 0 keeps the batch's own id, the id a whole batch had before batches were chunked: a replay
+ * of a batch enqueued before the change still finds its job and its marker.
+ */
+export const crawlBatchChunkId = (batchId: string, chunk: number) => (chunk === 0 ? batchId : `${batchId}-${chunk}`);
+
+/**
+ * A batch's kept events as its jobs, in order, at most `maxEvents` each, with their job ids. The
+ * one place a batch is cut, so a retry cuts it the same way.
+ */
+export function crawlBatchJobs(
+  batch: Omit<CrawlBatchJobData, 'chunk' | 'events'>,
+  events: readonly CrawlBatchJobData['events'][number][],
+  maxEvents = CRAWL_BATCH_JOB_MAX_EVENTS,
+): { data: CrawlBatchJobData; jobId: string }[] {
+  if (!Number.isInteger(maxEvents) || maxEvents < 1) throw new RangeError(`maxEvents must be a positive integer`);
+  const jobs: { data: CrawlBatchJobData; jobId: string }[] = [];
+  for (let chunk = 0; chunk * maxEvents < events.length; chunk++) {
+    const data = { ...batch, chunk, events: events.slice(chunk * maxEvents, (chunk + 1) * maxEvents) };
+    jobs.push({ data, jobId: crawlBatchChunkId(batch.batchId, chunk) });
+  }
+  return jobs;
+}
 
 export const leadJob = {
   queue: QUEUE_NAMES.lead,

@@ -2,18 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { isolatedQueuePrefix, testEnv } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { leadJob } from './job-contracts.ts';
-import { batchedEnqueue, createQueue } from './producer.ts';
+import { CRAWL_BATCH_JOB_MAX_EVENTS, crawlBatchJob, crawlBatchJobs, leadJob } from './job-contracts.ts';
+import { batchedEnqueue, createQueue, enqueueBulk } from './producer.ts';
 
 // batchedEnqueue against the real Redis, on a prefix no worker of the run consumes.
 
 const prefix = isolatedQueuePrefix();
 const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
 const queue = createQueue(leadJob, redis, prefix);
+const crawlQueue = createQueue(crawlBatchJob, redis, prefix);
 
 afterAll(async () => {
-  await queue.obliterate({ force: true });
-  await queue.close();
+  for (const q of [queue, crawlQueue]) {
+    await q.obliterate({ force: true });
+    await q.close();
+  }
   await closeRedisConnection(redis);
 });
 
@@ -122,5 +125,64 @@ describe('batchedEnqueue', () => {
     const results = await Promise.allSettled([leadData(500), leadData(501)].map((d) => enqueue(d, d.leadId)));
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     await unreachable.close().catch(() => {});
+  });
+});
+
+const crawlEvent = (n: number) => ({
+  occurredAt: '2026-03-02T10:00:00Z',
+  host: 'acme.example',
+  path: `/${n}`,
+  userAgent: 'GPTBot/1.2',
+  statusCode: 200,
+  crawler: 'GPTBot',
+  operator: 'OpenAI',
+  verification: 'verified' as const,
+});
+const crawlBatch = () => ({ batchId: randomUUID(), propertyId: randomUUID(), receivedAt: new Date().toISOString() });
+
+describe('crawlBatchJobs', () => {
+  it('cuts a batch into ceil(n / max) chunks in order, each event in exactly one, named by the batch and index', () => {
+    const batch = crawlBatch();
+    for (const [events, sizes] of [
+      [0, []],
+      [1, [1]],
+      [3, [3]],
+      [7, [3, 3, 1]],
+      [9, [3, 3, 3]],
+    ] as const) {
+      const all = Array.from({ length: events }, (_, n) => crawlEvent(n));
+      const jobs = crawlBatchJobs(batch, all, 3);
+      expect(jobs.map((j) => j.data.events.length)).toEqual(sizes);
+      expect(jobs.flatMap((j) => j.data.events)).toEqual(all);
+      expect(jobs.map((j) => [j.jobId, j.data.chunk])).toEqual(
+        sizes.map((_, chunk) => [chunk === 0 ? batch.batchId : `${batch.batchId}-${chunk}`, chunk]),
+      );
+    }
+  });
+
+  it('cuts at CRAWL_BATCH_JOB_MAX_EVENTS by default', () => {
+    const all = Array.from({ length: CRAWL_BATCH_JOB_MAX_EVENTS + 1 }, (_, n) => crawlEvent(n));
+    const jobs = crawlBatchJobs(crawlBatch(), all);
+    expect(jobs.map((j) => j.data.events.length)).toEqual([CRAWL_BATCH_JOB_MAX_EVENTS, 1]);
+    expect(() => crawlBatchJobs(crawlBatch(), all, 0)).toThrow(RangeError);
+  });
+});
+
+describe('enqueueBulk', () => {
+  it('adds every job in one write, under its id; adding them again leaves one job per id', async () => {
+    const jobs = crawlBatchJobs(crawlBatch(), [1, 2, 3, 4, 5].map(crawlEvent), 2);
+    expect(await socketWritesDuring(() => enqueueBulk(crawlQueue, crawlBatchJob, jobs))).toBe(1);
+    await enqueueBulk(crawlQueue, crawlBatchJob, jobs);
+    const stored = await crawlQueue.getJobs(['wait', 'waiting']);
+    for (const { jobId, data } of jobs) {
+      expect(stored.filter((job) => job.id === jobId).map((job) => job.data)).toEqual([data]);
+    }
+  });
+
+  it('a payload outside the contract sends none of the jobs', async () => {
+    const [good, other] = crawlBatchJobs(crawlBatch(), [1, 2].map(crawlEvent), 1);
+    const bad = { jobId: other!.jobId, data: { ...other!.data, propertyId: 'not-a-uuid' } };
+    await expect(enqueueBulk(crawlQueue, crawlBatchJob, [good!, bad])).rejects.toThrow();
+    expect(await crawlQueue.getJob(good!.jobId)).toBeUndefined();
   });
 });

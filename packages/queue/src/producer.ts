@@ -22,6 +22,25 @@ export async function enqueue<C extends JobContract>(
   await queue.add(contract.name, parsed, { jobId });
 }
 
+/**
+ * Parses every payload, then adds them all with one addBulk: one pipeline, one round trip.
+ * Resolves only once every job is in Redis. A pipeline is not a transaction: when it fails, some
+ * jobs may be in already, so the ids must make adding them again harmless (a job already in is a
+ * no-op under its id).
+ */
+export async function enqueueBulk<C extends JobContract>(
+  queue: Queue,
+  contract: C,
+  jobs: readonly { data: z.input<C['schema']>; jobId: string }[],
+): Promise<void> {
+  const parsed = jobs.map(({ data, jobId }) => ({
+    name: contract.name,
+    data: contract.schema.parse(data),
+    opts: { jobId },
+  }));
+  await queue.addBulk(parsed);
+}
+
 type Enqueue<C extends JobContract> = (data: z.input<C['schema']>, jobId: string) => Promise<void>;
 
 /**

@@ -1,10 +1,24 @@
+import { randomUUID } from 'node:crypto';
+import { CRAWL_BATCH_JOB_MAX_EVENTS, crawlBatchJob, crawlBatchJobs } from '@vt/queue';
 import { describe, expect, it } from 'vitest';
-import { batch, db, mixedEvents, newProperty, processedJob, run, snapshot } from './crawl-batch.fixtures.ts';
-import { writeCrawlBatch } from './crawl-batch.ts';
+import {
+  aiReferral,
+  batch,
+  crawlerVisit,
+  db,
+  mixedEvents,
+  newProperty,
+  processedJob,
+  run,
+  snapshot,
+} from './crawl-batch.fixtures.ts';
+import { crawlBatchJobKey, writeCrawlBatch } from './crawl-batch.ts';
 import { totalCrawlBatch } from './crawl-batch-totals.ts';
 
 // Exactly-once effects: BullMQ delivers at least once (retries, stalled jobs, a producer that
 // enqueues twice), so the processed-jobs row committed with the effects is what makes a batch count once.
+const at = (second: number) => new Date(Date.UTC(2026, 2, 2) + second * 1000).toISOString();
+
 describe('applyCrawlBatch: exactly-once effects', () => {
   it('a replayed job (same batch id) changes nothing, even when both copies run at once', async () => {
     const propertyId = await newProperty();
@@ -79,5 +93,48 @@ describe('applyCrawlBatch: exactly-once effects', () => {
     expect(crawlerDays.map((r) => r.hits)).toEqual([1, 1, 1]);
     expect(pages.map((r) => r.hits)).toEqual([1, 2]);
     expect(referralDays.map((r) => r.visits)).toEqual([1]);
+  });
+
+  it('[CRAWL-31] the chunks of one batch each apply once: none passes for another, and a replay is a duplicate chunk by chunk', async () => {
+    const propertyId = await newProperty();
+    const events = [
+      ...mixedEvents(),
+      crawlerVisit('2026-03-02T10:00:00Z', '/docs'),
+      aiReferral('2026-03-02T11:00:00Z', '/docs'),
+    ];
+    const { batchId, receivedAt } = batch(propertyId, []);
+    const chunks = crawlBatchJobs({ batchId, propertyId, receivedAt }, events, 4).map((job) => job.data);
+    expect(chunks.map((c) => [c.chunk, c.events.length])).toEqual([
+      [0, 4],
+      [1, 2],
+    ]);
+    // Both chunks and a duplicate of each, all at once: each chunk applies exactly once.
+    const outcomes = await Promise.all([...chunks, ...chunks].map((chunk) => run(chunk)));
+    expect(outcomes.filter((o) => o.applied)).toHaveLength(2);
+    const once = await snapshot(propertyId);
+    for (const chunk of chunks) expect(await run(chunk)).toEqual({ applied: false, reason: 'duplicate' });
+    expect(await snapshot(propertyId)).toEqual(once);
+    expect(await db.processedJob.count({ where: { jobKey: { startsWith: `crawl-batch:${batchId}` } } })).toBe(2);
+
+    // The same events as one job, for another property: the same rows and counts, to the hit.
+    const wholeProperty = await newProperty();
+    expect(await run(batch(wholeProperty, events))).toEqual({ applied: true });
+    type Snapshot = Awaited<ReturnType<typeof snapshot>>;
+    const acrossProperties = (s: Snapshot) => ({
+      ...s,
+      raw: s.raw.map(({ propertyId: _, receivedAt: __, ...r }) => r),
+    });
+    expect(acrossProperties(once)).toEqual(acrossProperties(await snapshot(wholeProperty)));
+    expect(once.raw).toHaveLength(6);
+  });
+
+  it('a job from before batches were chunked (no chunk field, any size) is chunk 0, under the key it always had', () => {
+    const events = Array.from({ length: CRAWL_BATCH_JOB_MAX_EVENTS + 1 }, (_, i) => crawlerVisit(at(i), '/old'));
+    const { chunk: _, ...unchunked } = batch(randomUUID(), events);
+    const parsed = crawlBatchJob.schema.parse(unchunked);
+    expect(parsed.events).toHaveLength(CRAWL_BATCH_JOB_MAX_EVENTS + 1);
+    expect(parsed.chunk).toBe(0);
+    expect(crawlBatchJobKey(parsed)).toBe(`crawl-batch:${unchunked.batchId}`);
+    expect(crawlBatchJobKey({ ...parsed, chunk: 1 })).toBe(`crawl-batch:${unchunked.batchId}-1`);
   });
 });

@@ -53,7 +53,7 @@ export function aiReferral(at: string, path: string, platform = 'chatgpt'): Kept
 }
 
 export function batch(propertyId: string, events: KeptEvent[], receivedAt = new Date()): CrawlBatchJobData {
-  return { batchId: randomUUID(), propertyId, receivedAt: receivedAt.toISOString(), events };
+  return { batchId: randomUUID(), chunk: 0, propertyId, receivedAt: receivedAt.toISOString(), events };
 }
 
 export const run = (data: CrawlBatchJobData, now?: Date) =>
@@ -77,7 +77,7 @@ export async function snapshot(propertyId: string) {
 }
 
 export const processedJob = (data: CrawlBatchJobData) =>
-  db.processedJob.findUnique({ where: { jobKey: crawlBatchJobKey(data.batchId) } });
+  db.processedJob.findUnique({ where: { jobKey: crawlBatchJobKey(data) } });
 
 /** A batch touching every table: two crawlers on one page, a referral, a midnight crossing. */
 export function mixedEvents(): KeptEvent[] {

@@ -1,5 +1,5 @@
 import type { Prisma, PrismaClient } from '@vt/db';
-import { type CrawlBatchJobData, crawlBatchJob } from '@vt/queue';
+import { type CrawlBatchJobData, crawlBatchChunkId, crawlBatchJob } from '@vt/queue';
 import { type CrawlBatchTotals, totalCrawlBatch } from './crawl-batch-totals.ts';
 
 export interface CrawlBatchDeps {
@@ -20,13 +20,19 @@ export type CrawlBatchOutcome =
  */
 const PRUNE_MIN_ROWS = 5000;
 
-/** The job's key in processed_jobs: the batch id, which the gateway mints once per accepted batch. */
-export const crawlBatchJobKey = (batchId: string) => `crawl-batch:${batchId}`;
+/**
+ * The job's key in processed_jobs: its chunk's name (the batch id, which the gateway mints once
+ * per accepted batch, and the chunk's index), so each chunk of a batch is applied once, and one
+ * chunk never passes for another.
+ */
+export const crawlBatchJobKey = (data: Pick<CrawlBatchJobData, 'batchId' | 'chunk'>) =>
+  `crawl-batch:${crawlBatchChunkId(data.batchId, data.chunk)}`;
 
 /**
- * Applies one crawl batch with exactly-once effects: everything, the processed-jobs row included,
- * is one statement (so one transaction), so a retried or duplicated job finds the row and changes
- * nothing, and a job that fails half-way leaves nothing behind.
+ * Applies one crawl-batch job (a whole batch, or one chunk of a large one) with exactly-once
+ * effects: everything, the processed-jobs row included, is one statement (so one transaction), so
+ * a retried or duplicated job finds the row and changes nothing, and a job that fails half-way
+ * leaves nothing behind.
  */
 export async function applyCrawlBatch(data: CrawlBatchJobData, deps: CrawlBatchDeps): Promise<CrawlBatchOutcome> {
   const totals = totalCrawlBatch(data.events); // before the statement: a bad payload holds no locks
@@ -63,7 +69,7 @@ export async function writeCrawlBatch(
       SELECT id FROM properties WHERE id = ${propertyId}::uuid FOR KEY SHARE
     ), claim AS (
       INSERT INTO processed_jobs (job_key, queue)
-      SELECT ${crawlBatchJobKey(data.batchId)}, ${crawlBatchJob.queue} FROM property
+      SELECT ${crawlBatchJobKey(data)}, ${crawlBatchJob.queue} FROM property
       ON CONFLICT (job_key) DO NOTHING
       RETURNING 1
     ), raw_events AS (

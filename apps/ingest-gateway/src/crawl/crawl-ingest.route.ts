@@ -4,7 +4,7 @@ import { verifyCrawlToken } from '@vt/credentials';
 import type { PrismaClient, Property } from '@vt/db';
 import type { DeliveryAttempt, DeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
-import { type CrawlBatchJobData, crawlBatchJob, enqueue, type Queue } from '@vt/queue';
+import { crawlBatchJob, crawlBatchJobs, enqueueBulk, type Queue } from '@vt/queue';
 import type { Redis } from '@vt/redis';
 import { type Request, Router } from 'express';
 import { Counter, type Registry } from 'prom-client';
@@ -42,6 +42,8 @@ export interface CrawlIngestDeps {
   /** Web Bot Auth: the stored key directories; nothing verifies when absent. */
   signatureVerifier?: () => SignatureVerifier;
   registry: Registry;
+  /** Kept events per crawl-batch job; CRAWL_BATCH_JOB_MAX_EVENTS when absent (tests cut batches smaller). */
+  maxEventsPerJob?: number;
 }
 
 /** How long an attempt told its batch is in progress is asked to wait (Retry-After). */
@@ -114,14 +116,16 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
         return await refuse(noLine, { linesReceived: read.received, linesKept: 0 });
       }
       if (read.kept > 0) {
-        const job: CrawlBatchJobData = {
+        const batch = {
           batchId: idempotencyKey ? namedBatchId(property.id, idempotencyKey) : crypto.randomUUID(),
           propertyId: property.id,
           receivedAt: new Date().toISOString(),
-          events: read.events,
         };
         try {
-          await enqueue(deps.queue, crawlBatchJob, job, job.batchId);
+          // All chunks in one addBulk, so a 202 means every one is queued. If it fails part-way, the
+          // chunks already in stay: a named batch's retry (its claim is released below) names its
+          // chunks alike and they count once; an unnamed batch's retry counts them twice (CRAWL-19).
+          await enqueueBulk(deps.queue, crawlBatchJob, crawlBatchJobs(batch, read.events, deps.maxEventsPerJob));
         } catch (err) {
           deps.logger.error({ err, propertyId: property.id }, 'could not enqueue crawl batch');
           const counts = { linesReceived: read.received, linesKept: 0, idempotencyKey };
@@ -129,7 +133,7 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
         }
       }
       // Queued: the batch is accepted whatever happens to its claim from here. A claim that cannot
-      // be settled lapses after its pending time, and a retry then enqueues the same job id.
+      // be settled lapses after its pending time, and a retry then enqueues the same job ids.
       settled = true;
       await claim?.settle({ kept: read.kept, received: read.received }).catch((err: unknown) => {
         deps.logger.warn({ err, propertyId: property.id }, 'could not remember a named crawl batch');

@@ -51,8 +51,8 @@ const RENEW_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis
  *  - two identical attempts that overlap: the second finds the first's pending claim and waits for
  *    its answer (then repeats its figures), or, past `waitMs`, is told to retry;
  *  - a crash after enqueue but before the answer: the pending claim, no longer renewed, lapses
- *    within `pendingSeconds` and the retry enqueues the same job id (`namedBatchId`), which BullMQ and the crawl worker's
- *    processed-job marker apply once, so the claim and the job are one outcome;
+ *    within `pendingSeconds` and the retry enqueues the same job ids (`namedBatchId` and each chunk's index), which
+ *    BullMQ and the crawl worker's processed-job markers apply once each, so the claim and the jobs are one outcome;
  *  - a key whose delivery-log row aged out of the newest 50: keys are remembered for
  *    `rememberSeconds` (24 h) whatever the log holds.
  */
@@ -105,8 +105,8 @@ export const namedBatchKey = (keyPrefix: string, propertyId: string, idempotency
 
 /**
  * A named batch's id, the same on every attempt that carries its Idempotency-Key, on any replica:
- * its claim's Redis key, the job id BullMQ dedupes and the processed_jobs marker the crawl worker
- * applies once (markers are kept 14 days).
+ * its claim's Redis key, and what its chunks' job ids (which BullMQ dedupes) and processed_jobs
+ * markers (which the crawl worker applies once, kept 14 days) are made of (`crawlBatchChunkId`).
  */
 export const namedBatchId = (propertyId: string, idempotencyKey: string) =>
   nameBasedUuid(`crawl-batch:${propertyId}:${idempotencyKey}`);
