@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { deriveCrawlToken } from '@vt/credentials';
+import { deriveCrawlToken, nameBasedUuid } from '@vt/credentials';
+import { CRAWL_BATCH_JOB_MAX_EVENTS, crawlBatchChunkId } from '@vt/queue';
 import {
   databaseText,
   generateAccessLog,
@@ -174,6 +175,60 @@ describe('crawl ingest end to end', () => {
     expect((await send(gateway2)).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(await hits()).toBe(100);
+  });
+
+  it('[CRAWL-17] [CRAWL-31] a named batch larger than one job is stored once, every event once, and its repeat adds nothing', async () => {
+    const slug = uniqueSlug('chunked');
+    const team = await db.team.create({ data: { name: slug, slug } });
+    const property = await db.property.create({
+      data: { teamId: team.id, name: slug, domain: 'chunked.example', plan: 'starter', brandTerms: [slug] },
+    });
+    const propertyToken = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, property.id, property.crawlTokenVersion);
+    const kept = 2 * CRAWL_BATCH_JOB_MAX_EVENTS + 1; // three jobs
+    const at = '2026-03-02T10:00:00Z';
+    const lines: string[] = [];
+    for (let i = 0; i < kept; i++) {
+      const visit = { timestamp: at, host: 'chunked.example', path: `/p/${i % 50}`, statusCode: 200 };
+      lines.push(
+        JSON.stringify({ ...visit, userAgent: 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)' }),
+      );
+      if (i % 100 === 0) lines.push(JSON.stringify({ ...visit, userAgent: 'Mozilla/5.0 Firefox/133.0' }));
+    }
+    const body = gzipSync(lines.join('\n'));
+    const key = 'shipper-large-batch-0001';
+    const send = () =>
+      fetch(`${gateway.url}/api/ingest/crawl/${property.id}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${propertyToken}`,
+          'content-type': 'application/x-ndjson',
+          'idempotency-key': key,
+        },
+        body,
+      });
+    const where = { propertyId: property.id };
+    const hits = async () => (await db.crawlerDailyCount.aggregate({ where, _sum: { hits: true } }))._sum.hits ?? 0;
+
+    const first = await send();
+    expect(first.status).toBe(202);
+    expect(await first.json()).toStrictEqual({ kept, received: lines.length });
+    await expect.poll(hits, { timeout: 20_000 }).toBe(kept);
+    expect(await db.crawlEvent.count({ where })).toBe(kept);
+    const pages = await db.crawledPage.findMany({ where });
+    expect(pages).toHaveLength(50);
+    expect(pages.reduce((sum, page) => sum + page.hits, 0)).toBe(kept);
+    const batchId = nameBasedUuid(`crawl-batch:${property.id}:${key}`);
+    const markers = await db.processedJob.findMany({ where: { jobKey: { startsWith: `crawl-batch:${batchId}` } } });
+    expect(markers.map((m) => m.jobKey).sort()).toEqual(
+      [0, 1, 2].map((chunk) => `crawl-batch:${crawlBatchChunkId(batchId, chunk)}`).sort(),
+    );
+
+    const repeat = await send();
+    expect(repeat.status).toBe(200);
+    expect(await repeat.json()).toStrictEqual({ duplicate: true, kept, received: lines.length });
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // the worker's time to apply anything it was given
+    expect(await hits()).toBe(kept);
+    expect(await db.crawlEvent.count({ where })).toBe(kept);
   });
 
   it('[CRAWL-13] no IP reaches Postgres, Redis or a log line', async () => {
