@@ -25,6 +25,12 @@ describe('streamRecords', () => {
     expect(out).toEqual(['{"a":1}', '\u0000', '{"b":2}']);
   });
 
+  it('[CRAWL-10] hands over an array element longer than 1 MiB as one unreadable record, and the elements after it', async () => {
+    const long = `{"path":"${'a'.repeat(30 * 1024 * 1024)}"}`;
+    const out = await records([gzipSync(`[{"a":1},${long},{"b":2}]`)], 'json-array');
+    expect(out).toEqual(['{"a":1}', '\u0000', '{"b":2}']);
+  });
+
   it('[CRAWL-5] detects gzip by its magic bytes even when they arrive one byte at a time', async () => {
     const gz = gzipSync('{"a":1}\n{"b":2}\n');
     expect(await records([gz.subarray(0, 1), gz.subarray(1, 2), gz.subarray(2)])).toEqual(['{"a":1}', '{"b":2}']);

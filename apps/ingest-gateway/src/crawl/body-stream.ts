@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip, type Gunzip } from 'node:zlib';
 import { JsonArraySplitter } from './json-array-splitter.ts';
+import { MAX_RECORD_BYTES, UNREADABLE_RECORD } from './record-cap.ts';
 
 export interface BodyLimits {
   /** Bytes accepted on the wire (compressed or not). */
@@ -226,7 +227,7 @@ class RecordSplitter {
   /** Holds the start of a line that goes on in the next chunk (a copy: the chunk is not ours). */
   private keep(bytes: Buffer) {
     if (bytes.length === 0 || this.oversized) return;
-    if (this.pendingBytes + bytes.length > MAX_LINE_BYTES) {
+    if (this.pendingBytes + bytes.length > MAX_RECORD_BYTES) {
       this.oversized = true;
       this.pending = [];
       this.pendingBytes = 0;
@@ -238,7 +239,7 @@ class RecordSplitter {
 
   /** The line held from earlier chunks, ending with `tail`. */
   private emitPending(tail: Buffer) {
-    const tooLong = this.oversized || this.pendingBytes + tail.length > MAX_LINE_BYTES;
+    const tooLong = this.oversized || this.pendingBytes + tail.length > MAX_RECORD_BYTES;
     const line = tooLong ? UNREADABLE_RECORD : Buffer.concat([...this.pending, tail]).toString('utf8');
     this.pending = [];
     this.pendingBytes = 0;
@@ -252,8 +253,3 @@ class RecordSplitter {
     this.sink.lineAt(0, record.length);
   }
 }
-
-/** One log line longer than this is not a request event: it is counted unreadable, never held. */
-const MAX_LINE_BYTES = 1024 * 1024;
-/** Stands for a record that was dropped while read (too long): it never parses. */
-const UNREADABLE_RECORD = '\u0000';
