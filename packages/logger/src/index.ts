@@ -34,6 +34,9 @@ const SECRET_HEADERS = new Set([
   'x-real-ip',
 ]);
 
+/** What is redacted under a `headers` object: the secret headers, and the secret fields as anywhere. */
+const SECRET_HEADERS_AND_FIELDS: ReadonlySet<string> = new Set([...SECRET_HEADERS, ...SECRET_FIELDS]);
+
 /** How many objects down a secret is looked for: a request's headers, an error's response's headers. */
 const MAX_DEPTH = 3;
 
@@ -46,10 +49,10 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * the access line for one, is returned as it came after a look at each key.
  *
  * Why not pino's `redact`: its wildcard paths (`*.ip`, which a nested event or error needs) run
- * on every value of every line, and measured 25 to 50 µs per access line against about 4 without
- * them, on every request of every app at the default level.
+ * on every value of every line: an access line measured 13 to 31 µs with them against 4 to 5 with
+ * this pass (100,000 lines a round, 5 rounds), on every request of every app at the default level.
  */
-export function redactSecrets<T>(value: T, depth = 0, secretKeys: ReadonlySet<string> = SECRET_FIELDS): T {
+function redactSecrets<T>(value: T, depth = 0, secretKeys: ReadonlySet<string> = SECRET_FIELDS): T {
   if (Array.isArray(value)) {
     if (depth >= MAX_DEPTH) return value;
     let changed = false;
@@ -78,8 +81,6 @@ export function redactSecrets<T>(value: T, depth = 0, secretKeys: ReadonlySet<st
   }
   return (copy ?? value) as T;
 }
-
-const SECRET_HEADERS_AND_FIELDS: ReadonlySet<string> = new Set([...SECRET_HEADERS, ...SECRET_FIELDS]);
 
 /**
  * An error as pino's standard serializer writes it (type, message, stack, cause and every
