@@ -15,7 +15,11 @@ export interface RunningServer {
  *   answered 408 and cut off after this, whatever it still sends.
  * - `requestMs`: the whole request, body included: a 32 MiB crawl batch at 1 Mbit/s takes about
  *   270 s, so 300 s (Node's default) still fits a slow shipper; a body dribbled slower is cut.
- * - `keepAliveMs`: an idle kept-alive connection is closed after this.
+ * - `keepAliveMs`: an idle kept-alive connection is closed after this: 65 s, longer than the idle
+ *   timeout of the proxies and load balancers that sit in front of these apps (60 s for nginx's
+ *   upstream keep-alive and AWS's load balancers), so the server never closes a connection just as
+ *   a proxy or a log shipper sends the next request on it (which reaches the sender as a reset or
+ *   a 502). Node's own 5 s lost that race in bench:ingest on a loaded machine.
  * - `checkEveryMs`: how often the server looks for connections past their time (Node checks
  *   every 30 s by default, which would let a slow-loris head live 30 s past its time).
  * Heads over 16 KiB (Node's `maxHeaderSize`) are answered 431.
@@ -23,7 +27,7 @@ export interface RunningServer {
 export const HTTP_TIMEOUTS = {
   headersMs: 20_000,
   requestMs: 300_000,
-  keepAliveMs: 5_000,
+  keepAliveMs: 65_000,
   checkEveryMs: 1_000,
 };
 
