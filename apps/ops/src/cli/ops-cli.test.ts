@@ -73,52 +73,25 @@ describe('ops team and user commands', () => {
 describe('ops user create --password-stdin', () => {
   const db = testDb();
   const hashOf = async (email: string) => (await db.user.findUniqueOrThrow({ where: { email } })).passwordHash;
+  /** `ops user create` for `email` with `--password-stdin`, `piped` on stdin, and any other arguments. */
+  const createWithStdin = (piped: string, email: string, ...more: string[]) =>
+    opsWithStdin(piped, 'user', 'create', '--email', email, '--name', 'Pia', '--password-stdin', ...more);
 
   it('sets the password from the first line piped in, never from an argument', async () => {
     const email = `${uniqueSlug('stdin')}@example.com`;
-    const created = await opsWithStdin(
-      'correct horse battery\nignored line\n',
-      'user',
-      'create',
-      '--email',
-      email,
-      '--name',
-      'Pia',
-      '--password-stdin',
-    );
-    expect(created.code).toBe(0);
+    expect((await createWithStdin('correct horse battery\nignored line\n', email)).code).toBe(0);
     expect(await verifyPassword(await hashOf(email), 'correct horse battery')).toBe(true);
     // Run again with another password: the operator's reset, as with --password.
-    await opsWithStdin(
-      'another long password\r\n',
-      'user',
-      'create',
-      '--email',
-      email,
-      '--name',
-      'Pia',
-      '--password-stdin',
-    );
+    expect((await createWithStdin('another long password\r\n', email)).code).toBe(0);
     expect(await verifyPassword(await hashOf(email), 'another long password')).toBe(true);
   });
 
   it('refuses both ways at once, and nothing piped in, as usage errors that change nothing', async () => {
     const email = `${uniqueSlug('stdin')}@example.com`;
-    const both = await opsWithStdin(
-      'correct horse battery\n',
-      'user',
-      'create',
-      '--email',
-      email,
-      '--name',
-      'Pia',
-      '--password',
-      'another long password',
-      '--password-stdin',
-    );
+    const both = await createWithStdin('correct horse battery\n', email, '--password', 'another long password');
     expect(both.code).toBe(2);
     expect(both.json.error.code).toBe('usage_error');
-    const empty = await opsWithStdin('', 'user', 'create', '--email', email, '--name', 'Pia', '--password-stdin');
+    const empty = await createWithStdin('', email);
     expect(empty.code).toBe(2);
     expect(empty.json.error.message).toContain('--password-stdin');
     expect(await db.user.findUnique({ where: { email } })).toBeNull();
