@@ -32,14 +32,20 @@ let worker: RunningApp;
 let propertyId: string;
 let token: string;
 
-beforeAll(async () => {
-  const slug = uniqueSlug('e2e');
+/** A team of its own and a starter property on `domain`, with the property's crawl token. */
+async function propertyWithToken(label: string, domain: string) {
+  const slug = uniqueSlug(label);
   const team = await db.team.create({ data: { name: slug, slug } });
   const property = await db.property.create({
-    data: { teamId: team.id, name: slug, domain: 'example.com', plan: 'starter', brandTerms: [slug] },
+    data: { teamId: team.id, name: slug, domain, plan: 'starter', brandTerms: [slug] },
   });
-  propertyId = property.id;
-  token = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, property.id, property.crawlTokenVersion);
+  return { property, token: deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, property.id, property.crawlTokenVersion) };
+}
+
+beforeAll(async () => {
+  const created = await propertyWithToken('e2e', 'example.com');
+  propertyId = created.property.id;
+  token = created.token;
   for (const set of log.ranges) {
     await db.crawlerIpRangeSet.upsert({
       where: { operator: set.operator },
@@ -127,12 +133,7 @@ describe('crawl ingest end to end', () => {
   });
 
   it('[CRAWL-17] [CRAWL-32] a named batch sent 12 times at once to two gateways is accepted once and counted once', async () => {
-    const slug = uniqueSlug('named');
-    const team = await db.team.create({ data: { name: slug, slug } });
-    const named = await db.property.create({
-      data: { teamId: team.id, name: slug, domain: 'named.example', plan: 'starter', brandTerms: [slug] },
-    });
-    const namedToken = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, named.id, named.crawlTokenVersion);
+    const { property: named, token: namedToken } = await propertyWithToken('named', 'named.example');
     const at = new Date().toISOString();
     const line = (i: number, userAgent: string) =>
       JSON.stringify({ timestamp: at, host: 'named.example', path: `/p/${i}`, userAgent, statusCode: 200 });
@@ -178,12 +179,7 @@ describe('crawl ingest end to end', () => {
   });
 
   it('[CRAWL-17] [CRAWL-31] a named batch larger than one job is stored once, every event once, and its repeat adds nothing', async () => {
-    const slug = uniqueSlug('chunked');
-    const team = await db.team.create({ data: { name: slug, slug } });
-    const property = await db.property.create({
-      data: { teamId: team.id, name: slug, domain: 'chunked.example', plan: 'starter', brandTerms: [slug] },
-    });
-    const propertyToken = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, property.id, property.crawlTokenVersion);
+    const { property, token: propertyToken } = await propertyWithToken('chunked', 'chunked.example');
     const kept = 2 * CRAWL_BATCH_JOB_MAX_EVENTS + 1; // three jobs
     const at = '2026-03-02T10:00:00Z';
     const lines: string[] = [];

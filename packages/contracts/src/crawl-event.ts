@@ -87,7 +87,9 @@ export const crawlEventSchema = z
     // ('İ' lower-cases to two, 'ß' upper-cases to 'SS'), and a kept value over its cap would fail
     // the job's schema and refuse the whole batch.
     const keptHost = host.toLowerCase();
-    const keptMethod = typeof method === 'string' ? method.toUpperCase() : undefined;
+    // Upper-casing never shortens, so a method already over its cap is not mapped at all.
+    const keptMethod =
+      typeof method === 'string' && method.length <= CRAWL_EVENT_CAPS.method ? method.toUpperCase() : undefined;
     if (
       Number.isNaN(occurredAt.getTime()) ||
       cleanPath.length > CRAWL_EVENT_CAPS.path ||

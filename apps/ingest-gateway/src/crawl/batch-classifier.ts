@@ -25,6 +25,13 @@ export interface BatchSummary {
 }
 
 /**
+ * Distinct other hosts a batch tracks for its note. Past it, lines for other hosts are still
+ * counted, but a host not seen yet is not remembered: one line per made-up host would otherwise
+ * grow a map entry per line (a 100 MiB body of short lines is over a million of them).
+ */
+export const MAX_TRACKED_MISSED_HOSTS = 1000;
+
+/**
  * Decides every line of one batch: unreadable, dropped for its host, dropped as ordinary traffic,
  * or kept as an AI crawler visit or an AI-referred visit. Most lines are decided on their raw
  * text: only a line whose user agent is an AI crawler or whose referer names an AI platform is
@@ -32,13 +39,6 @@ export interface BatchSummary {
  * `kept`, the host note and the unreadable count exact for lines shaped as JSON objects; the IP of
  * a kept crawler line is used to verify it and never copied into the event.
  */
-/**
- * Distinct other hosts a batch tracks for its note. Past it, lines for other hosts are still
- * counted, but a host not seen yet is not remembered: one line per made-up host would otherwise
- * grow a map entry per line (a 100 MiB body of short lines is over a million of them).
- */
-export const MAX_TRACKED_MISSED_HOSTS = 1000;
-
 export class BatchClassifier {
   private received = 0;
   private unreadable = 0;

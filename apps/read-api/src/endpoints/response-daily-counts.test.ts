@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { addUtcDays, type PrismaClient, utcDay } from '@vt/db';
+import { addUtcDays, type PrismaClient, sqlReaderOf, utcDay } from '@vt/db';
+import { visibilitySeries } from '@vt/read-model';
 import { testDb, uniqueSlug } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -104,6 +105,22 @@ describe('response daily counts', () => {
       db.response.createMany({ data: extra('mistral') }),
     ]);
     await expectCountsToMatchAnswers();
+  });
+
+  it('[READ-29] [READ-6] leave the visibility series no point without answers, and its total counts only its points', async () => {
+    // The deletes above left days whose counts are back to zero: still rows, never points.
+    const [{ zeroes } = { zeroes: 0 }] = await db.$queryRaw<{ zeroes: number }[]>`
+      SELECT count(*)::int AS zeroes FROM response_daily_counts WHERE property_id = ${propertyId}::uuid AND responses = 0`;
+    expect(zeroes).toBeGreaterThan(0);
+    const range = { from: addUtcDays(today, -60).toISOString().slice(0, 10), to: today.toISOString().slice(0, 10) };
+    const series = (offset: number, limit: number) =>
+      visibilitySeries(sqlReaderOf(db), [propertyId], {}, range, { offset, limit });
+    const all = await series(0, 1000);
+    expect(all.data.length).toBeGreaterThan(3);
+    expect(all.data.every((point) => point.responses > 0)).toBe(true);
+    expect(all.total).toBe(all.data.length);
+    const page = await series(1, 2);
+    expect(page).toEqual({ data: all.data.slice(1, 3), total: all.total });
   });
 
   it('go with the property when it is deleted', async () => {
