@@ -144,7 +144,7 @@ export function faultEnv(redisUrl: string, extra: Record<string, string> = {}) {
     QUEUE_PREFIX: `{fault-${Math.random().toString(36).slice(2, 8)}}`,
     JOB_LOCK_SECONDS: '2',
     LOG_LEVEL: 'info',
-    // As the Dockerfile and `pnpm start` run the apps (README, "Memory"): the load suite's memory
+    // As the Dockerfile and `pnpm start` run the apps (docs/operators.md, "Memory"): the load suite's memory
     // check then sees what production holds, not glibc's spare arenas for gunzip's threads.
     MALLOC_ARENA_MAX: '2',
     ...extra,

@@ -19,7 +19,7 @@ import {
   webhookSigningKeyEnv,
 } from './env-fragments.ts';
 
-// Every app's environment contract, in one place so the README's configuration table, the
+// Every app's environment contract, in one place so the configuration table of docs/operators.md, the
 // docker-compose check and the apps themselves read the same schemas.
 
 export const ingestGatewayConfigSchema = z
@@ -211,7 +211,7 @@ export const devStartConfigSchema = opsConfigSchema.extend({
 });
 export type DevStartConfig = z.output<typeof devStartConfigSchema>;
 
-/** The apps and their schemas, in the order the README lists them. */
+/** The apps and their schemas, in the order docs/operators.md lists them. */
 export const APP_CONFIG_SCHEMAS = {
   'ingest-gateway': ingestGatewayConfigSchema,
   'crawl-worker': crawlWorkerConfigSchema,
