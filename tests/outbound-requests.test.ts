@@ -19,10 +19,11 @@ function productSources(dir: string): string[] {
 }
 
 // A call to, or a default of, the global fetch (not a cache's .fetch); Node's HTTP clients (a
-// default or namespace import of node:http(s), or its request, get or Agent) or undici. Naming
-// only server parts of node:http (createServer, types) makes no request.
+// default or namespace import of node:http(s), or its request, get or Agent), undici, or a
+// typed fetch client (openapi-fetch, whose types alone call nothing). Naming only server parts of
+// node:http (createServer, types) makes no request.
 const OUTBOUND =
-  /(?<![.\w])fetch\(|=\s*fetch\b|^import (?!type )(?:\w+|\* as \w+)\b[^\n]*from 'node:https?'|^import \{[^}]*\b(request|get|Agent|globalAgent)\b[^}]*\} from 'node:https?'|^import [^\n]*from 'undici'|\bhttps?\.(request|get)\(/m;
+  /(?<![.\w])fetch\(|=\s*fetch\b|^import (?!type )(?:\w+|\* as \w+)\b[^\n]*from 'node:https?'|^import \{[^}]*\b(request|get|Agent|globalAgent)\b[^}]*\} from 'node:https?'|^import [^\n]*from 'undici'|^import (?!type )[^\n]*from 'openapi-fetch'|\bhttps?\.(request|get)\(/m;
 
 /** Where an outbound request is expected, and why. */
 const ALLOWED: Record<string, string> = {
@@ -30,7 +31,8 @@ const ALLOWED: Record<string, string> = {
   'apps/ops/src/cli/commands/crawler-ranges.ts':
     "fetches the crawler operators' published IP ranges, on the operator's command",
   'apps/ops/src/dev/start.ts': "polls the local apps' /readyz while `pnpm start` waits",
-  'apps/console/web/src/api.ts': 'the browser calls its own console API, same origin',
+  'apps/console/web/src/console-client.ts': 'the browser calls its own console API, same origin',
+  'packages/api-client/src/index.ts': 'the typed /v1 client people install for their own scripts; no app uses it',
   'apps/console/web/src/pages/WebhookSetupPage.tsx': 'a signing example shown to people; nothing is called',
   'packages/properties/src/snippets.ts': 'sender snippets shown to people; nothing is called',
 };
