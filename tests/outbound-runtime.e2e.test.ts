@@ -149,14 +149,18 @@ async function until(what: string, probe: () => Promise<unknown>, timeoutMs = 30
   }
 }
 
-/** Where `events` connected (but tsx's own socket) and which names they looked up, each once, sorted. */
+/** What `events` reached (but tsx's own socket), which names they looked up, what they started: each once, sorted. */
 function reached(events: OutboundEvent[]) {
-  const connections = events
-    .filter((e) => e.kind === 'connect' || e.kind === 'tls')
-    .map(outboundTarget)
-    .filter((target) => !TSX_IPC.test(target));
-  const lookups = events.filter((e) => e.kind === 'lookup' || e.kind === 'resolve').map(outboundTarget);
-  return { connections: [...new Set(connections)].sort(), lookups: [...new Set(lookups)].sort() };
+  const of = (...kinds: OutboundEvent['kind'][]) => [
+    ...new Set(
+      events
+        .filter((e) => kinds.includes(e.kind))
+        .map(outboundTarget)
+        .filter((target) => !TSX_IPC.test(target))
+        .sort(),
+    ),
+  ];
+  return { connections: of('connect', 'tls', 'udp'), lookups: of('lookup', 'resolve'), spawned: of('spawn') };
 }
 
 describe('outbound connections at run time', () => {
@@ -220,13 +224,15 @@ describe('outbound connections at run time', () => {
     // The only names configured anywhere: the databases' hosts and the address the apps listen on.
     const names = new Set([new URL(scratch.url).hostname, new URL(testEnv.REDIS_URL).hostname, '127.0.0.1']);
     for (const [name, expected] of Object.entries(reaches)) {
-      const { connections, lookups } = reached(readOutboundLog(logOf(name)));
+      const { connections, lookups, spawned } = reached(readOutboundLog(logOf(name)));
       // Equal, not contained: a process whose log lacks its databases ran unguarded.
       expect(connections, `${name} connected to`).toEqual(expected.sort());
       expect(
         lookups.filter((host) => !names.has(host)),
         `${name} looked up`,
       ).toEqual([]);
+      // A child process would run unguarded: there must be none.
+      expect(spawned, `${name} started`).toEqual([]);
     }
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 // Preloaded with `node --import <this file>` (processes.ts adds it when OUTBOUND_LOG is set): it
-// records every outbound connection attempt and name lookup of the process as one JSON line in the
-// file OUTBOUND_LOG names, so a test can prove SVC-1 at run time instead of trusting a source scan.
+// records every outbound connection attempt, datagram, name lookup and child process of the process
+// as one JSON line in the file OUTBOUND_LOG names, so a test can prove SVC-1 at run time instead of
+// trusting a source scan.
 // It only records; what counts as allowed is the test's call. Loopback and Unix sockets are
 // recorded too: the test knows which ports and paths are its own.
 //
@@ -9,6 +10,8 @@
 // own as well, for the server name it asks for. Names are resolved through the dns module's
 // exports, also looked up when called, so patching them sees net's own lookups too.
 
+import childProcess, { ChildProcess } from 'node:child_process';
+import dgram from 'node:dgram';
 import dns from 'node:dns';
 import { appendFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -64,8 +67,42 @@ function wrap(owner, name, kind, describe) {
   };
 }
 
+/** Where a dgram socket's send goes: (msg, port, address), (msg, offset, length, port, address), or its peer. */
+function datagramTarget(socket, args) {
+  const [port, address] = typeof args[2] === 'number' ? [args[3], args[4]] : [args[1], args[2]];
+  if (typeof port !== 'number') {
+    const peer = socket.remoteAddress();
+    return { host: peer.address, port: peer.port };
+  }
+  return { host: typeof address === 'string' ? address : 'localhost', port };
+}
+
+/** True once the socket is bound: an unbound socket's send binds it and calls send again. */
+function isBound(socket) {
+  try {
+    socket.address();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 if (LOG) {
   wrap(net.Socket.prototype, 'connect', 'connect', connectTarget);
+  // UDP makes no connection: each datagram sent (or the peer a socket is connected to) is recorded.
+  wrap(dgram.Socket.prototype, 'connect', 'udp', (args) => ({ host: args[1], port: Number(args[0]) }));
+  const send = dgram.Socket.prototype.send;
+  dgram.Socket.prototype.send = function guardedSend(...args) {
+    // Recorded on the call that sends: the first call of an unbound socket only binds it.
+    if (isBound(this)) record('udp', datagramTarget(this, args));
+    return send.apply(this, args);
+  };
+  // A child process is beyond this guard (it runs without it unless it is node given --import too):
+  // each one started is recorded, so a test can insist there are none.
+  wrap(ChildProcess.prototype, 'spawn', 'spawn', ([options]) => ({ file: String(options?.file) }));
+  for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
+    wrap(childProcess, name, 'spawn', ([file]) => ({ file: String(file) }));
+  }
   wrap(tls, 'connect', 'tls', (args) => {
     const options = args.find((a) => a !== null && typeof a === 'object') ?? {};
     return {

@@ -1,3 +1,4 @@
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,8 +10,9 @@ import { runScript } from './processes.ts';
 
 // The guard that proves SVC-1 at run time is only as good as what it sees: each way a process can
 // reach out (fetch, globalThis.fetch, node:http, a dynamic import of node:https, a raw socket, a
-// name lookup through the module or its named export) is run under it, against a loopback server
-// of this test, and must show up in the log. Nothing here leaves the machine.
+// datagram, a name lookup through the module or its named export, a child process) is run under it,
+// against a loopback server of this test, and must show up in the log. Nothing here leaves the
+// machine.
 
 const work = mkdtempSync(join(tmpdir(), 'vt-outbound-guard-'));
 // Scripts are plain `.js` ES modules, so runScript runs them with node alone (tsx would add its
@@ -100,6 +102,36 @@ describe('the outbound guard', () => {
     );
     expect(targets(events, 'lookup')).toEqual(['localhost', 'localhost', 'localhost', 'localhost']);
     expect(targets(events, 'connect')).toEqual([`localhost:${port}`]);
+  });
+
+  it('[SVC-1] records datagrams sent, to a loopback UDP socket of this test', async () => {
+    const udp = createSocket('udp4');
+    const received = new Promise((resolve) => udp.once('message', resolve));
+    await new Promise<void>((resolve) => udp.bind(0, '127.0.0.1', resolve));
+    const udpPort = udp.address().port;
+    try {
+      const events = await run(
+        'datagram',
+        `import dgram from 'node:dgram';
+         const socket = dgram.createSocket('udp4');
+         await new Promise((done) => socket.send('hello', ${udpPort}, '127.0.0.1', done));
+         socket.close();`,
+      );
+      expect(String(await received)).toBe('hello');
+      expect(targets(events, 'udp')).toEqual([`127.0.0.1:${udpPort}`]);
+    } finally {
+      udp.close();
+    }
+  });
+
+  it('[SVC-1] records each child process started, which it cannot follow', async () => {
+    const events = await run(
+      'child-process',
+      `import { execFile, execFileSync } from 'node:child_process';
+       execFileSync('true');
+       await new Promise((done) => execFile('true', done));`,
+    );
+    expect(targets(events, 'spawn')).toEqual(['spawn:true', 'spawn:true']);
   });
 
   it('records nothing unless asked: without OUTBOUND_LOG the process runs unguarded', async () => {

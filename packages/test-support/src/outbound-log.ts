@@ -3,15 +3,17 @@ import { existsSync, readFileSync } from 'node:fs';
 /** The preload that records a process's connections and name lookups (runScript adds it when OUTBOUND_LOG is set). */
 export const OUTBOUND_GUARD = new URL('./outbound-guard.mjs', import.meta.url).href;
 
-/** One line outbound-guard.mjs wrote: a connection attempt, a TLS client, or a name lookup. */
+/** One line outbound-guard.mjs wrote: a connection attempt, a TLS client, a datagram, a name lookup or a child process. */
 export interface OutboundEvent {
-  kind: 'connect' | 'tls' | 'lookup' | 'resolve';
+  kind: 'connect' | 'tls' | 'udp' | 'lookup' | 'resolve' | 'spawn';
   /** The host asked for (a name or an address); absent for a Unix socket. */
   host?: string;
   port?: number;
   /** A Unix socket's path. */
   path?: string;
   servername?: string;
+  /** The program a child process runs. */
+  file?: string;
   pid: number;
   threadId: number;
   /** The top of the stack that asked, and its first frame outside Node's own code. */
@@ -28,8 +30,9 @@ export function readOutboundLog(file: string): OutboundEvent[] {
     .map((line) => JSON.parse(line) as OutboundEvent);
 }
 
-/** Where an event went, as `host:port`, `host` for a lookup, or `unix:path`. */
+/** Where an event went, as `host:port`, `host` for a lookup, `unix:path`, or `spawn:file`. */
 export function outboundTarget(event: OutboundEvent): string {
+  if (event.kind === 'spawn') return `spawn:${event.file}`;
   if (event.path !== undefined) return `unix:${event.path}`;
   return event.port === undefined ? String(event.host) : `${event.host}:${event.port}`;
 }
