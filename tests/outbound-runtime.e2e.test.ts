@@ -197,6 +197,9 @@ describe('outbound connections at run time', () => {
       _sum: { hits: true },
     });
     expect(verified._sum.hits).toBe(Object.values(access.truth.verifiedHits).reduce((a, b) => a + b, 0));
+    const referrals = await db.aiReferralDailyCount.aggregate({ _sum: { visits: true } });
+    expect(referrals._sum.visits).toBe(Object.values(access.truth.referrals).reduce((a, b) => a + b, 0));
+    expect(referrals._sum.visits).toBeGreaterThan(0);
     await until('the lead stored', async () => (await db.lead.count()) === 1);
     await until('the answer stored', async () => (await db.response.count()) === 1);
     expect(platforms.requests.map((r) => r.prompt)).toEqual(['best shop software']);
