@@ -160,7 +160,7 @@ function reached(events: OutboundEvent[]) {
         .sort(),
     ),
   ];
-  return { connections: of('connect', 'tls', 'udp'), lookups: of('lookup', 'resolve'), spawned: of('spawn') };
+  return { connections: of('connect', 'tls', 'udp'), lookups: of('lookup', 'resolve'), spawned: of('spawn', 'worker') };
 }
 
 describe('outbound connections at run time', () => {
@@ -234,7 +234,7 @@ describe('outbound connections at run time', () => {
         lookups.filter((host) => !names.has(host)),
         `${name} looked up`,
       ).toEqual([]);
-      // A child process would run unguarded: there must be none.
+      // A child process or worker thread would run unguarded: there must be none.
       expect(spawned, `${name} started`).toEqual([]);
     }
   }, 120_000);

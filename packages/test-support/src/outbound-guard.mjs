@@ -1,9 +1,8 @@
 // Preloaded with `node --import <this file>` (processes.ts adds it when OUTBOUND_LOG is set): it
-// records every outbound connection attempt, datagram, name lookup and child process of the process
-// as one JSON line in the file OUTBOUND_LOG names, so a test can prove SVC-1 at run time instead of
-// trusting a source scan.
-// It only records; what counts as allowed is the test's call. Loopback and Unix sockets are
-// recorded too: the test knows which ports and paths are its own.
+// records every outbound connection attempt, datagram, name lookup, child process and worker thread
+// of the process as one JSON line in the file OUTBOUND_LOG names, so a test can prove SVC-1 at run
+// time instead of trusting a source scan. It only records; what counts as allowed is the test's
+// call. Loopback and Unix sockets are recorded too: the test knows which ports and paths are its own.
 //
 // Every TCP client in Node (http, https, tls, undici's fetch, pg, ioredis) ends in
 // net.Socket.prototype.connect, looked up on the socket when called; tls.connect is recorded on its
@@ -17,7 +16,7 @@ import { appendFileSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import tls from 'node:tls';
-import { threadId } from 'node:worker_threads';
+import workerThreads, { threadId } from 'node:worker_threads';
 
 const LOG = process.env.OUTBOUND_LOG;
 
@@ -103,6 +102,13 @@ if (LOG) {
   for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
     wrap(childProcess, name, 'spawn', ([file]) => ({ file: String(file) }));
   }
+  // Nor does --import reach a worker thread: each one started is recorded the same way.
+  workerThreads.Worker = class GuardedWorker extends workerThreads.Worker {
+    constructor(file, options) {
+      record('worker', { file: String(file).slice(0, 200) });
+      super(file, options);
+    }
+  };
   wrap(tls, 'connect', 'tls', (args) => {
     const options = args.find((a) => a !== null && typeof a === 'object') ?? {};
     return {
@@ -122,6 +128,7 @@ if (LOG) {
   for (const Resolver of [dns.Resolver, dns.promises.Resolver]) {
     for (const name of [...resolvers, ...more]) wrap(Resolver.prototype, name, 'resolve', byName);
   }
-  // `import { lookup } from 'node:dns'` reads the ES module's own bindings: bring them up to date.
+  // `import { lookup } from 'node:dns'` (or `{ Worker }`) reads the ES module's own bindings:
+  // bring them up to date.
   syncBuiltinESMExports();
 }

@@ -10,7 +10,7 @@ import { runScript } from './processes.ts';
 
 // The guard that proves SVC-1 at run time is only as good as what it sees: each way a process can
 // reach out (fetch, globalThis.fetch, node:http, a dynamic import of node:https, a raw socket, a
-// datagram, a name lookup through the module or its named export, a child process) is run under it,
+// datagram, a name lookup through the module or its named export, a child process, a worker) is run under it,
 // against a loopback server of this test, and must show up in the log. Nothing here leaves the
 // machine.
 
@@ -132,6 +132,15 @@ describe('the outbound guard', () => {
        await new Promise((done) => execFile('true', done));`,
     );
     expect(targets(events, 'spawn')).toEqual(['spawn:true', 'spawn:true']);
+  });
+
+  it('[SVC-1] records each worker thread started, which it cannot follow either', async () => {
+    const events = await run(
+      'worker',
+      `import { Worker } from 'node:worker_threads';
+       await new Promise((done) => new Worker('1', { eval: true }).on('exit', done));`,
+    );
+    expect(targets(events, 'worker')).toEqual(['worker:1']);
   });
 
   it('records nothing unless asked: without OUTBOUND_LOG the process runs unguarded', async () => {
