@@ -18,6 +18,7 @@ export {
   signedLeadHeaders,
 } from './lead-traffic.ts';
 export { databaseText, redisText } from './leak-scan.ts';
+export { type OutboundEvent, outboundTarget, readOutboundLog } from './outbound-log.ts';
 export { ROOT } from './paths.ts';
 export { freePort, type RunningApp, type RunningProcess, runScript, startApp, waitForOk } from './processes.ts';
 export {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { OUTBOUND_GUARD } from './outbound-log.ts';
 import { ROOT } from './paths.ts';
 import { testEnv } from './test-env.ts';
 
@@ -29,7 +30,9 @@ export interface RunningProcess {
 export function runScript(entry: string, args: string[] = [], env: Record<string, string> = {}): RunningProcess {
   // A compiled entry point (`pnpm build`'s apps/<app>/dist/main.js) runs with plain node, as in production.
   const loader = entry.endsWith('.js') ? [] : ['--import', TSX];
-  const child = spawn(process.execPath, [...loader, entry, ...args], {
+  // OUTBOUND_LOG: record the process's every connection and name lookup there (SVC-1 at run time).
+  const guard = env.OUTBOUND_LOG ? ['--import', OUTBOUND_GUARD] : [];
+  const child = spawn(process.execPath, [...guard, ...loader, entry, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...testEnv, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
