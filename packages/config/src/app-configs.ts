@@ -41,6 +41,12 @@ export const ingestGatewayConfigSchema = z
     CRAWLER_RANGES_REFRESH_SECONDS: positiveInt(300).describe(
       'How often the gateway reloads the AI crawler IP ranges stored by `ops crawlers refresh`.',
     ),
+    NAMED_BATCH_PENDING_SECONDS: positiveInt(15).describe(
+      'How long a named crawl batch stays claimed after its gateway died mid-attempt, before a retry may take it over.',
+    ),
+    NAMED_BATCH_WAIT_MS: positiveInt(10_000).describe(
+      'How long an attempt at a named batch that another attempt is reading waits for its answer before 503 batch_in_progress.',
+    ),
     ...previousWebhookSigningKeyEnv,
   })
   .superRefine(requireWholeOverlap);

@@ -1,5 +1,5 @@
 export { createPrismaClient, type DatabaseConfig } from './client.ts';
-export { dropDatabase, ensureDatabaseExists } from './database-admin.ts';
+export { createDatabaseFromTemplate, dropDatabase, ensureDatabaseExists } from './database-admin.ts';
 export * from './generated/prisma/client.ts';
 export { type AppliedMigration, applyMigrations, listMigrations } from './migrate.ts';
 export { processedJobsPruneTask } from './processed-jobs.ts';

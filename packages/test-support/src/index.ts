@@ -20,7 +20,15 @@ export {
 export { databaseText, redisText } from './leak-scan.ts';
 export { type OutboundEvent, outboundTarget, readOutboundLog } from './outbound-log.ts';
 export { ROOT } from './paths.ts';
-export { freePort, type RunningApp, type RunningProcess, runScript, startApp, waitForOk } from './processes.ts';
+export {
+  freePort,
+  nodeArguments,
+  type RunningApp,
+  type RunningProcess,
+  runScript,
+  startApp,
+  waitForOk,
+} from './processes.ts';
 export {
   type Exposition,
   hasSample,
@@ -30,4 +38,4 @@ export {
   sampleSum,
   scrape,
 } from './prometheus.ts';
-export { isolatedQueuePrefix, testEnv } from './test-env.ts';
+export { isolatedQueuePrefix, runScratchDir, testEnv } from './test-env.ts';
