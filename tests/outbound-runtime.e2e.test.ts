@@ -51,10 +51,6 @@ function endpointOf(url: string, defaultPort: number): string {
 }
 const POSTGRES = endpointOf(scratch.url, 5432);
 const REDIS = endpointOf(testEnv.REDIS_URL, 6379);
-// tsx, the loader the apps run under in tests, talks to its parent over a Unix socket of its own;
-// compiled apps (plain node) have none.
-const TSX_IPC = /^unix:.*\/tsx-\d+\/\d+\.pipe$/;
-
 const env = (name: string, extra: Record<string, string> = {}) => ({
   DATABASE_URL: scratch.url,
   QUEUE_PREFIX: queuePrefix,
@@ -156,7 +152,6 @@ function reached(events: OutboundEvent[]) {
       events
         .filter((e) => kinds.includes(e.kind))
         .map(outboundTarget)
-        .filter((target) => !TSX_IPC.test(target))
         .sort(),
     ),
   ];
