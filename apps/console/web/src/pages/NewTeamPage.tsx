@@ -1,7 +1,8 @@
-import { NAME_MAX, SLUG_MAX, SLUG_MIN, SLUG_PATTERN } from '@vt/contracts/console-limits';
+import { NAME_MAX } from '@vt/contracts/console-limits';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../api-error.ts';
+import { SlugField } from '../components/SlugField.tsx';
 import { consoleApi } from '../console-client.ts';
 import { ErrorLine, errorText } from '../console-data.tsx';
 import type { SlugCheck } from '../console-types.ts';
@@ -41,19 +42,7 @@ export function NewTeamPage() {
         <label>
           Name <input name="name" required maxLength={NAME_MAX} />
         </label>
-        <label>
-          URL name (slug){' '}
-          <input
-            name="slug"
-            required
-            minLength={SLUG_MIN}
-            maxLength={SLUG_MAX}
-            pattern={SLUG_PATTERN}
-            title="Lower-case letters, digits and inner hyphens"
-            value={slug}
-            onChange={(e) => setSlug(e.target.value)}
-          />
-        </label>
+        <SlugField value={slug} onChange={(e) => setSlug(e.target.value)} />
         {check && (
           <p className={check.available ? 'ok' : 'error'} aria-live="polite">
             {check.available ? `${check.slug} is available` : check.message}

@@ -1,8 +1,9 @@
-import { NAME_MAX, SLUG_MAX, SLUG_MIN, SLUG_PATTERN, URL_MAX } from '@vt/contracts/console-limits';
+import { NAME_MAX, URL_MAX } from '@vt/contracts/console-limits';
 import { canManageTeam } from '@vt/contracts/role-rules';
 import { type FormEvent, useId } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { SlugField } from '../components/SlugField.tsx';
 import { consoleApi } from '../console-client.ts';
 import { useConsoleData } from '../console-data.tsx';
 import type { Me, Member, Role, TeamDetail, TeamSettings } from '../console-types.ts';
@@ -79,18 +80,7 @@ export function TeamSettingsPage() {
                 <label>
                   Name <input name="name" required maxLength={NAME_MAX} defaultValue={detail.team.name} />
                 </label>
-                <label>
-                  URL name (slug){' '}
-                  <input
-                    name="slug"
-                    required
-                    minLength={SLUG_MIN}
-                    maxLength={SLUG_MAX}
-                    pattern={SLUG_PATTERN}
-                    title="Lower-case letters, digits and inner hyphens"
-                    defaultValue={detail.team.slug}
-                  />
-                </label>
+                <SlugField defaultValue={detail.team.slug} />
                 <label>
                   Time zone{' '}
                   <input
