@@ -1,4 +1,5 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { errorResponseConfig } from '@vt/http-operations';
 import { z } from 'zod';
 import { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
 import { errorEnvelopeSchema } from './errors.ts';
@@ -207,13 +208,8 @@ const authChallengeHeader = {
   },
 };
 
-function errorResponse(description: string, headers?: ResponseConfig['headers']): ResponseConfig {
-  return {
-    description,
-    headers: { ...requestIdResponseHeaders, ...headers },
-    content: { 'application/json': { schema: errorEnvelopeSchema } },
-  };
-}
+const errorResponse = (description: string, headers?: ResponseConfig['headers']) =>
+  errorResponseConfig(errorEnvelopeSchema, description, { ...requestIdResponseHeaders, ...headers });
 
 /** Adds one endpoint's GET operation, with every status it can answer, to an OpenAPI registry. */
 export function registerReadEndpoint(registry: OpenAPIRegistry, endpoint: ReadEndpoint): void {
