@@ -26,7 +26,7 @@ export function buildReadApi(deps: ReadApiDeps): Express {
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 
   const openApiDocument = buildOpenApiDocument(
-    deps.routes.map((route) => route.endpoint),
+    deps.routes.map((route) => route.meta.endpoint),
     { contact: deps.contact },
   );
   app.get('/openapi.json', (_req, res) => {
