@@ -5,7 +5,7 @@
 # with `command:`, e.g. `node apps/crawl-worker/dist/main.js`.
 #
 # Node 24, the active LTS line. CI runs the test suite on the machine's Node 20 (package.json's
-# engines: >= 20.19); the bundles target Node 20, so they run on both (README, "Production runtime").
+# engines: >= 20.19); the bundles target Node 20, so they run on both (docs/operators.md, "Production runtime").
 #
 # No HEALTHCHECK here: each app listens on its own port, so docker-compose.yml declares one per
 # service (a `node -e fetch(...)` probe; the slim image has no curl).
@@ -66,7 +66,7 @@ RUN --mount=type=cache,id=vt-pnpm-store,target=/pnpm-store \
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 # Fewer glibc malloc arenas: gunzip on libuv's thread pool otherwise leaves the gateway holding
-# tens of MB it never returns (README, "Memory").
+# tens of MB it never returns (docs/operators.md, "Memory").
 ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 # Every package's node_modules links keep their paths: each bundle imports npm packages through

@@ -13,6 +13,10 @@ export default defineConfig({
       : ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
     exclude: own ? [] : ['tests/faults/**', 'tests/load/**', '**/node_modules/**'],
     fileParallelism: !own,
+    // The main suite's files mostly wait (on the apps they start, Postgres, Redis, a browser), so
+    // they run four at a time whatever the cores: vitest's default, a worker per core less one,
+    // ran them one by one on a 2-core machine.
+    maxWorkers: own ? 1 : 4,
     globalSetup: ['packages/test-support/src/global-setup.ts'],
     setupFiles: ['packages/test-support/src/test-env.ts'],
     testTimeout: 30_000,

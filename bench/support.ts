@@ -65,7 +65,7 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
           QUEUE_PREFIX: queuePrefix,
           LOG_LEVEL: 'warn',
           HOST: '127.0.0.1',
-          // As the Dockerfile and `pnpm start` run the apps (README, "Memory").
+          // As the Dockerfile and `pnpm start` run the apps (docs/operators.md, "Memory").
           MALLOC_ARENA_MAX: '2',
           ...env,
         },

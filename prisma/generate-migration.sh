@@ -5,7 +5,7 @@
 #   prisma/generate-migration.sh <name> --from-empty      # the whole schema
 #
 # Prisma 7's migrate engine is a native download these machines cannot reach; Prisma 6.19's
-# `migrate diff` runs on WASM with the pg adapter (see README, "Prisma offline"). This script
+# `migrate diff` runs on WASM with the pg adapter (see docs/operators.md, "Database and migrations (Prisma offline)"). This script
 # installs that CLI in a scratch directory (npm registry only) and runs the diff there; the new
 # migration lands in prisma/migrations/<timestamp>_<name>/migration.sql in Prisma's layout.
 set -euo pipefail

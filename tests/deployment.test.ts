@@ -256,11 +256,11 @@ describe('Dockerfile', () => {
     expect(runtimeStage).toMatch(/^USER node$/m);
   });
 
-  it('runs the apps with MALLOC_ARENA_MAX=2, as pnpm start and the benchmarks do (README, "Memory")', () => {
+  it('runs the apps with MALLOC_ARENA_MAX=2, as pnpm start and the benchmarks do (docs/operators.md, "Memory")', () => {
     const runtimeStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
     expect(runtimeStage).toMatch(/^ENV MALLOC_ARENA_MAX=2$/m);
     expect(readRepoFile('apps/ops/src/dev/start.ts')).toContain("MALLOC_ARENA_MAX: '2'");
-    expect(readRepoFile('README.md')).toContain('`MALLOC_ARENA_MAX=2`');
+    expect(readRepoFile('docs/operators.md')).toContain('`MALLOC_ARENA_MAX=2`');
   });
 
   it('keeps node_modules and the generated Prisma client out of the build context', () => {

@@ -18,19 +18,38 @@ function productSources(dir: string): string[] {
   });
 }
 
-// A call to, or a default of, the global fetch (not a cache's .fetch); Node's HTTP clients (a
-// default or namespace import of node:http(s), or its request, get or Agent) or undici. Naming
-// only server parts of node:http (createServer, types) makes no request.
-const OUTBOUND =
-  /(?<![.\w])fetch\(|=\s*fetch\b|^import (?!type )(?:\w+|\* as \w+)\b[^\n]*from 'node:https?'|^import \{[^}]*\b(request|get|Agent|globalAgent)\b[^}]*\} from 'node:https?'|^import [^\n]*from 'undici'|\bhttps?\.(request|get)\(/m;
+// A call to, or a default of, the global fetch (not a cache's .fetch), `globalThis.fetch` included
+// and a fallback such as `fetchImpl ?? fetch`; Node's HTTP clients (a default or namespace import
+// of node:http(s), or its request, get or Agent, or a dynamic import of it), an HTTP library, or
+// a typed fetch client (openapi-fetch, whose types alone call nothing). Naming only server parts
+// of node:http (createServer, types) makes no request. A regex sees only what is spelled out:
+// tests/outbound-runtime.e2e.test.ts records what the apps really reach.
+const OUTBOUND = new RegExp(
+  [
+    /(?<![.\w])fetch\(|=\s*fetch\b|(?:\?\?|\|\|)\s*fetch\b|\bglobalThis\.fetch\b/,
+    /^import (?!type )(?:\w+|\* as \w+)\b[^\n]*from 'node:https?'/,
+    /^import \{[^}]*\b(request|get|Agent|globalAgent)\b[^}]*\} from 'node:https?'/,
+    /\bimport\(\s*'node:https?'\s*\)/,
+    /^import [^\n]*from '(undici|axios|got|node-fetch|ky)'|\bhttps?\.(request|get)\(/,
+    /^import (?!type )[^\n]*from 'openapi-fetch'/,
+  ]
+    .map((part) => part.source)
+    .join('|'),
+  'm',
+);
 
 /** Where an outbound request is expected, and why. */
 const ALLOWED: Record<string, string> = {
   'apps/answer-collector/src/platforms/platform-client.ts': 'asks the AI platforms for answers (issue 12)',
   'apps/ops/src/cli/commands/crawler-ranges.ts':
     "fetches the crawler operators' published IP ranges, on the operator's command",
+  'apps/ops/src/cli/commands/agent-catalogue.ts':
+    "fetches the community AI agent lists (`fetchImpl ?? fetch`) for `ops crawlers refresh`, on the operator's command",
+  'apps/ops/src/cli/commands/signature-keys.ts':
+    "fetches the operators' Web Bot Auth key directories (`fetchImpl ?? fetch`) for `ops crawlers refresh`, on the operator's command",
   'apps/ops/src/dev/start.ts': "polls the local apps' /readyz while `pnpm start` waits",
-  'apps/console/web/src/api.ts': 'the browser calls its own console API, same origin',
+  'apps/console/web/src/console-client.ts': 'the browser calls its own console API, same origin',
+  'packages/api-client/src/index.ts': 'the typed /v1 client people install for their own scripts; no app uses it',
   'apps/console/web/src/pages/WebhookSetupPage.tsx': 'a signing example shown to people; nothing is called',
   'packages/properties/src/snippets.ts': 'sender snippets shown to people; nothing is called',
 };
@@ -45,5 +64,8 @@ describe('outbound requests', () => {
       .sort();
     expect(found.filter((file) => !(file in ALLOWED))).toEqual([]);
     expect(found).toContain('apps/answer-collector/src/platforms/platform-client.ts');
+    // The spellings a plain `fetch(` search missed are seen.
+    expect(found).toContain('apps/ops/src/cli/commands/agent-catalogue.ts');
+    expect(found).toContain('apps/ops/src/cli/commands/signature-keys.ts');
   });
 });

@@ -1,23 +1,17 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { hashApiKey } from '@vt/credentials';
 import { dropDatabase } from '@vt/db';
 import { freePort, isolatedQueuePrefix, runScript, testEnv } from '@vt/test-support';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
-// `pnpm start` (= build the apps, then node apps/ops/dist/main.js start) as a new user runs it, on
-// a database that does not exist yet: it must create and migrate it, seed the demo team, start
-// every compiled app, print the demo key, the demo login and URLs, and stop everything cleanly on
-// SIGTERM.
+// `pnpm start` (= build the apps, then node apps/ops/dist/main.js start; the run's global setup
+// built them from these sources) as a new user runs it, on a database that does not exist yet: it
+// must create and migrate it, seed the demo team, start every compiled app, print the demo key,
+// the demo login and URLs, and stop everything cleanly on SIGTERM.
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const databaseUrl = testEnv.DATABASE_URL.replace(/\/([^/]+)$/, '/$1_quickstart');
 
 describe('pnpm start', () => {
-  beforeAll(() => {
-    execFileSync(process.execPath, ['scripts/build-apps.mjs'], { cwd: repoRoot, stdio: 'ignore' });
-  });
   afterAll(() => dropDatabase(databaseUrl));
 
   it('creates the database, seeds the demo, starts every app, prints a working demo key, and stops cleanly', async () => {

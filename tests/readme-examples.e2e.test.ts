@@ -7,12 +7,13 @@ import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import { isolatedQueuePrefix, ROOT, type RunningApp, startApp, testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The README's client examples, copied out of the README and run as written, by /bin/sh and node
-// with only the tools of a stock Debian machine (sh, gzip, curl, openssl, /proc's uuid), against a
-// real ingest gateway.
+// The client examples of the log shippers' and webhook senders' pages (docs/), copied out of the
+// page and run as written, by /bin/sh and node with only the tools of a stock Debian machine (sh,
+// gzip, curl, openssl, /proc's uuid), against a real ingest gateway.
 
 const run = promisify(execFile);
-const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+const logShippers = readFileSync(`${ROOT}docs/log-shippers.md`, 'utf8');
+const webhookSenders = readFileSync(`${ROOT}docs/webhook-senders.md`, 'utf8');
 const db = testDb();
 let gateway: RunningApp;
 const work = mkdtempSync(join(tmpdir(), 'vt-readme-'));
@@ -29,9 +30,9 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-/** The README's fenced block of `language` that contains `marker`, exactly one. */
-function example(language: string, marker: string): string {
-  const blocks = [...readme.matchAll(/```(\w*)\n([\s\S]*?)```/g)].filter(
+/** The page's fenced block of `language` that contains `marker`, exactly one. */
+function example(page: string, language: string, marker: string): string {
+  const blocks = [...page.matchAll(/```(\w*)\n([\s\S]*?)```/g)].filter(
     (m) => m[1] === language && m[2]!.includes(marker),
   );
   expect(blocks).toHaveLength(1);
@@ -46,7 +47,7 @@ async function property() {
   });
 }
 
-/** Runs a README Node example, saved under `file` in the work folder, as a sender of a new property's leads. */
+/** Runs a page's Node example, saved under `file` in the work folder, as a sender of a new property's leads. */
 async function runLeadExample(file: string, code: string): Promise<string> {
   const shop = await property();
   writeFileSync(join(work, file), code);
@@ -64,14 +65,14 @@ async function runLeadExample(file: string, code: string): Promise<string> {
 const shell = (script: string, env: Record<string, string>) =>
   run('/bin/sh', ['-c', script], { cwd: work, env: { PATH: '/usr/bin:/bin', ...env }, timeout: 30_000 });
 
-describe('the README’s examples, run as written', () => {
+describe('the docs’ examples, run as written', () => {
   it('[CRAWL-5] [CRAWL-16] the crawl ingest curl example posts a gzipped NDJSON file under a fresh Idempotency-Key', async () => {
     const shop = await property();
     const at = new Date().toISOString();
     const line = (userAgent: string) =>
       JSON.stringify({ timestamp: at, host: 'shop.example', path: '/', userAgent, statusCode: 200 });
     writeFileSync(join(work, 'access.ndjson'), `${line('GPTBot/1.2')}\n${line('Firefox/133.0')}\n`);
-    const script = example('sh', 'gzip -c access.ndjson');
+    const script = example(logShippers, 'sh', 'gzip -c access.ndjson');
     const env = {
       INGEST_URL: `${gateway.url}/api/ingest/crawl/${shop.id}`,
       TOKEN: deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, shop.id, shop.crawlTokenVersion),
@@ -87,7 +88,7 @@ describe('the README’s examples, run as written', () => {
 
   it('the lead webhook curl and openssl example is accepted and attributed', async () => {
     const shop = await property();
-    const script = example('sh', 'openssl dgst -sha256 -hmac');
+    const script = example(webhookSenders, 'sh', 'openssl dgst -sha256 -hmac');
     const { stdout } = await shell(script, {
       WEBHOOK_URL: `${gateway.url}/api/webhooks/leads/${shop.id}`,
       WEBHOOK_SECRET: deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, shop.id),
@@ -95,21 +96,21 @@ describe('the README’s examples, run as written', () => {
     expect(JSON.parse(stdout)).toMatchObject({ matched: true, platform: 'perplexity', warnings: [] });
   });
 
-  it('the lead webhook Node example runs as the ES module the README says it is', async () => {
-    const file = /save it as\s+`([\w-]+\.mjs)`/.exec(readme)?.[1];
+  it('the lead webhook Node example runs as the ES module the page says it is', async () => {
+    const file = /save it as\s+`([\w-]+\.mjs)`/.exec(webhookSenders)?.[1];
     expect(file).toBeDefined();
-    const stdout = await runLeadExample(file!, example('js', "from 'node:crypto'"));
+    const stdout = await runLeadExample(file!, example(webhookSenders, 'js', "from 'node:crypto'"));
     expect(stdout).toContain('status: 200');
     expect(stdout).toContain("platform: 'chatgpt'");
   });
 
   it('[LEAD-4] the Standard Webhooks example runs with the standardwebhooks package, signing with the secret as shown', async () => {
-    const file = /saved as\s+`([\w-]+\.mjs)`:/.exec(readme)?.[1];
+    const file = /saved as\s+`([\w-]+\.mjs)`:/.exec(webhookSenders)?.[1];
     expect(file).toBe('send-lead-standard.mjs');
     // As `npm install standardwebhooks` would leave it: the package in node_modules beside the file.
     mkdirSync(join(work, 'node_modules'), { recursive: true });
     symlinkSync(realpathSync(join(ROOT, 'node_modules/standardwebhooks')), join(work, 'node_modules/standardwebhooks'));
-    const stdout = await runLeadExample(file!, example('js', "from 'standardwebhooks'"));
+    const stdout = await runLeadExample(file!, example(webhookSenders, 'js', "from 'standardwebhooks'"));
     expect(stdout).toMatch(/^200 /);
     expect(stdout).toContain("platform: 'chatgpt'");
   });

@@ -3,13 +3,19 @@ import { ROOT } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
 import { configReference, embeddedConfigReference } from '../apps/ops/src/cli/commands/docs-config.ts';
 import { opsCommandPaths } from '../apps/ops/src/cli/program.ts';
+import { DOC_PAGES, readDoc } from './docs-pages.ts';
 
+// The README and the docs/ pages its sections moved to, each checked where its readers find it.
 const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+const operators = readFileSync(`${ROOT}docs/operators.md`, 'utf8');
+const logShippers = readFileSync(`${ROOT}docs/log-shippers.md`, 'utf8');
+const contributors = readFileSync(`${ROOT}docs/contributors.md`, 'utf8');
+const docs = DOC_PAGES.map(readDoc);
 const rootPackage = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'));
 
-describe('README', () => {
-  it('its configuration table equals the one generated from the apps’ config schemas (pnpm docs:config)', () => {
-    expect(embeddedConfigReference(readme)).toBe(configReference().trim());
+describe('README and docs/', () => {
+  it('the operators’ configuration table equals the one generated from the apps’ config schemas (pnpm docs:config)', () => {
+    expect(embeddedConfigReference(operators)).toBe(configReference().trim());
   });
 
   it('gives the two quickstart commands, and they are the package scripts', () => {
@@ -19,7 +25,7 @@ describe('README', () => {
     expect(rootPackage.scripts.test).toContain('vitest run');
   });
 
-  it('says why each direct dependency is there', () => {
+  it('the contributors’ page says why each direct dependency is there', () => {
     const names = new Set<string>([...Object.keys(rootPackage.devDependencies)]);
     for (const dir of ['apps', 'packages']) {
       for (const pkg of readdirSync(`${ROOT}${dir}`)) {
@@ -27,31 +33,31 @@ describe('README', () => {
         for (const name of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })) names.add(name);
       }
     }
-    const table = readme.slice(readme.indexOf('## Dependencies and why'));
+    const table = contributors.slice(contributors.indexOf('## Dependencies and why'));
     const undocumented = [...names].filter(
       (name) => !name.startsWith('@vt/') && !name.startsWith('@types/') && !table.includes(name),
     );
     expect(undocumented).toEqual([]);
   });
 
-  it('mints ids with what stock Debian has: no uuidgen in the README or the recipes', () => {
+  it('mints ids with what stock Debian has: no uuidgen in the README, the docs or the recipes', () => {
     const recipes = readdirSync(`${ROOT}deploy/shippers`, { recursive: true, encoding: 'utf8' }).map((f) =>
       statSync(`${ROOT}deploy/shippers/${f}`).isDirectory() ? '' : readFileSync(`${ROOT}deploy/shippers/${f}`, 'utf8'),
     );
-    expect([readme, ...recipes].filter((text) => text.includes('uuidgen'))).toEqual([]);
-    expect(readme).toContain('$(cat /proc/sys/kernel/random/uuid)');
+    expect([...docs, ...recipes].filter((text) => text.includes('uuidgen'))).toEqual([]);
+    expect(logShippers).toContain('$(cat /proc/sys/kernel/random/uuid)');
   });
 
-  it('links every log-shipper recipe, and says which were run and which only checked against a schema', () => {
-    const section = readme.slice(
-      readme.indexOf('### Log-shipper recipes'),
-      readme.indexOf('### The AI agent catalogue'),
+  it('the log shippers’ page links every recipe, and says which were run and which only checked against a schema', () => {
+    const section = logShippers.slice(
+      logShippers.indexOf('### Log-shipper recipes'),
+      logShippers.indexOf('### The AI agent catalogue'),
     );
     const files = readdirSync(`${ROOT}deploy/shippers`, { recursive: true, encoding: 'utf8' }).filter((f) =>
       /\.(conf|sh|ya?ml)$/.test(f),
     );
     expect(files.length).toBeGreaterThanOrEqual(7);
-    for (const file of files) expect(section).toContain(`](deploy/shippers/${file})`);
+    for (const file of files) expect(section).toContain(`](../deploy/shippers/${file})`);
     const rows = section.split('\n').filter((line) => line.startsWith('| ['));
     const testedAs = (name: string) =>
       rows
@@ -65,7 +71,10 @@ describe('README', () => {
   });
 
   it('the architecture diagram names every app, and the shared pieces they go through', () => {
-    const section = readme.slice(readme.indexOf('## Architecture'), readme.indexOf('Each app is its own process'));
+    const section = contributors.slice(
+      contributors.indexOf('## Architecture'),
+      contributors.indexOf('Each app is its own process'),
+    );
     const diagram = /```\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
     for (const app of readdirSync(`${ROOT}apps`)) expect(diagram, app).toContain(app === 'ops' ? 'ops (CLI)' : app);
     for (const word of ['Redis', 'Postgres', 'AI platforms', 'Prometheus', 'GET /metrics'])
@@ -74,8 +83,8 @@ describe('README', () => {
     expect(diagram).not.toMatch(/sampl/i);
   });
 
-  it('says what each package builds on: exactly its package.json dependencies', () => {
-    const rows = readme.split('\n').filter((line) => line.startsWith('| `packages/'));
+  it('the contributors’ page says what each package builds on: exactly its package.json dependencies', () => {
+    const rows = contributors.split('\n').filter((line) => line.startsWith('| `packages/'));
     expect(rows.length).toBe(readdirSync(`${ROOT}packages`).length);
     for (const row of rows) {
       const cells = row.split(' | ');
@@ -90,11 +99,9 @@ describe('README', () => {
     }
   });
 
-  it('its table of ops commands lists every command the CLI has, and no other', () => {
-    const section = readme.slice(
-      readme.indexOf('## Operator CLI'),
-      readme.indexOf('Decisions where the spec is silent'),
-    );
+  it('the operators’ table of ops commands lists every command the CLI has, and no other', () => {
+    const start = operators.indexOf('## Operator CLI');
+    const section = operators.slice(start, operators.indexOf('Decisions where the spec is silent', start));
     const listed = section
       .split('\n')
       .filter((line) => line.startsWith('| `'))

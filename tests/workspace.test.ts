@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ROOT } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
+import { DOC_PAGES, readDoc } from './docs-pages.ts';
 
 // The shape of the workspace, checked: packages never import an app, dependencies have no cycle,
 // every package imports only what it declares and declares only what it imports, and no file
@@ -113,9 +114,9 @@ describe('the workspace', () => {
     expect(escaping).toEqual([]);
   });
 
-  it('every path the README names under apps/, packages/, prisma/, bench/ or tests/ exists', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const paths = [...readme.matchAll(/`((?:apps|packages|prisma|bench|tests)\/[^`\s]*)`/g)].map((m) => m[1]!);
+  it('every path the README or a docs/ page names under apps/, packages/, prisma/, bench/ or tests/ exists', () => {
+    const docs = DOC_PAGES.map(readDoc).join('\n');
+    const paths = [...docs.matchAll(/`((?:apps|packages|prisma|bench|tests)\/[^`\s]*)`/g)].map((m) => m[1]!);
     expect(paths.length).toBeGreaterThan(20);
     // Build output (`…/dist`) exists only once built: its name is checked by the build, not here.
     const missing = paths.filter(

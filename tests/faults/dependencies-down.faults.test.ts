@@ -8,6 +8,7 @@ import {
   faultSuite,
   faultTraffic,
   queueLeftovers,
+  queuesOf,
   SHORT,
   sleep,
   startCrawlWorker,
@@ -71,7 +72,7 @@ describe('dependencies down under load', () => {
     expect(stats.slowestMs).toBeLessThan(15_000);
     expect((await probe(`${gateway.url}/readyz`)).status).toBe(200);
 
-    expect(await expectStoredExactly(db, property.id, expected)).toEqual(expected);
+    expect(await expectStoredExactly(db, property.id, expected, queuesOf(redis.url, env))).toEqual(expected);
     const left = await queueLeftovers(redis.url, env.QUEUE_PREFIX!);
     expect([left.crawl.failed, left.crawl.waiting, left.lead.failed, left.lead.waiting]).toEqual([0, 0, 0, 0]);
   }, 400_000);
@@ -128,7 +129,7 @@ describe('dependencies down under load', () => {
     expect(stats.wrong).toEqual([]);
     expect(stats.slowestMs).toBeLessThan(15_000);
 
-    expect(await expectStoredExactly(db, property.id, expected, 180_000)).toEqual(expected);
+    expect(await expectStoredExactly(db, property.id, expected, queuesOf(redis.url, env), 180_000)).toEqual(expected);
     await expect.poll(async () => (await read()).status, { timeout: 20_000 }).toBe(200);
     const left = await queueLeftovers(redis.url, env.QUEUE_PREFIX!);
     expect([left.crawl.failed, left.crawl.waiting, left.lead.failed, left.lead.waiting]).toEqual([0, 0, 0, 0]);

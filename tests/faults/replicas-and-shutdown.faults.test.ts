@@ -7,6 +7,7 @@ import {
   faultProperty,
   faultSuite,
   faultTraffic,
+  queuesOf,
   SHORT,
   sleep,
   startCrawlWorker,
@@ -82,7 +83,9 @@ describe('SIGTERM under load', () => {
 
     // The unnamed slow upload is one more batch: its hits count on top of the traffic's.
     const expected = { ...traffic.expected, gptHits: traffic.expected.gptHits + crawl.batches[0]!.gptHits };
-    expect(await expectStoredExactly(db, property.id, expected)).toEqual(expected);
+    expect(await expectStoredExactly(db, property.id, expected, queuesOf(suite.redis.url, suite.env))).toEqual(
+      expected,
+    );
   }, 400_000);
 });
 
@@ -137,7 +140,9 @@ describe('two replicas of everything', () => {
 
     // Two unnamed on each replica before and after rotation, plus the named one once.
     const expected = { gptHits: 5 * batch.gptHits, leads: 0, leadsByPlatform: {} };
-    expect(await expectStoredExactly(db, property.id, expected, 30_000)).toEqual(expected);
+    expect(await expectStoredExactly(db, property.id, expected, queuesOf(suite.redis.url, suite.env), 30_000)).toEqual(
+      expected,
+    );
   }, 120_000);
 
   it('[READ-12] [READ-16] key revocation and the rate limit hold across two read API replicas', async () => {

@@ -28,7 +28,7 @@ import {
 // Sustained mixed load on real processes: crawl batches, leads and /v1 reads at fixed rates
 // (open loop: a slow answer does not slow the senders) for LOAD_SECONDS (`pnpm test:load`: 180 s;
 // `pnpm test` runs 30 s). Memory must stay flat, the queues bounded, latency stable, and every
-// line and lead counted once. The figures are printed for the README.
+// line and lead counted once. The figures are printed for docs/operators.md, "Guarantees".
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? (SHORT ? 30 : 180));
 const RATES = { crawlBatchesPerSecond: 20, leadsPerSecond: 100, readsPerSecond: 30 };

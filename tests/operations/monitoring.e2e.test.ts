@@ -312,13 +312,11 @@ describe('operating the service: metrics, Prometheus, alerts and the dashboard',
     expect(alertNames.filter((name) => !known(name))).toEqual([]);
     expect(dashboardProblems(DASHBOARD)).toEqual([]);
 
-    // The README's table of metrics names every family the apps export (beyond prom-client's
-    // process and Node.js defaults), and only those.
-    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
-    const table = readme.slice(
-      readme.indexOf('## Operating it'),
-      readme.indexOf('Decisions where the issue is silent'),
-    );
+    // The operators' table of metrics (docs/operators.md, "Monitoring") names every family the apps
+    // export (beyond prom-client's process and Node.js defaults), and only those.
+    const page = readFileSync(`${ROOT}docs/operators.md`, 'utf8');
+    const start = page.indexOf('## Monitoring');
+    const table = page.slice(start, page.indexOf('Decisions where the issue is silent', start));
     const documented = metricNamesIn([table]).filter((name) => !name.endsWith('_'));
     const ours = [...exported.keys()].filter((name) => !/^vt_(process|nodejs)_/.test(name)).sort();
     expect(documented).toEqual(ours);

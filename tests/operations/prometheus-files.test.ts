@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 
 // deploy/prometheus as Prometheus's own tool reads it (Debian's promtool, which .ci/run installs):
 // the two scrape configurations, the alert rules, and the rules' unit tests. The commands are the
-// README's, run as written from the repository's root.
+// operators' page's (docs/operators.md, "Monitoring"), run as written from the repository's root.
 
 const dir = `${ROOT}deploy/prometheus`;
 const run = (...args: string[]) => promtool(args.map((a) => a.replace(/^deploy\/prometheus/, dir)));
@@ -51,9 +51,9 @@ describe('deploy/prometheus', () => {
     expect(alerts.filter((a: string) => !tested.has(a))).toEqual([]);
   });
 
-  it('the README’s promtool block runs as written from the repository’s root', async () => {
-    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
-    const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+  it('the operators’ page’s promtool block runs as written from the repository’s root', async () => {
+    const page = readFileSync(`${ROOT}docs/operators.md`, 'utf8');
+    const blocks = [...page.matchAll(/```sh\n([\s\S]*?)```/g)]
       .map((m) => m[1]!)
       .filter((b) => b.includes('promtool test rules'));
     expect(blocks).toHaveLength(1);

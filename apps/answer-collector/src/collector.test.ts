@@ -167,6 +167,30 @@ describe('answer collection', () => {
     }
   });
 
+  it('answers /healthz, /readyz (Postgres and Redis) and /metrics: the platforms it collects from, and every queue it works', async () => {
+    const base = `http://127.0.0.1:${collector.port}`;
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${base}/readyz`)).json()).toEqual({
+      status: 'ready',
+      checks: { postgres: 'ok', redis: 'ok' },
+    });
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain('app="answer-collector"');
+    for (const platform of ['chatgpt', 'perplexity', 'claude', 'gemini']) {
+      expect(metrics).toMatch(new RegExp(`vt_answer_platform_enabled\\{[^}]*platform="${platform}"[^}]*\\} 1`));
+    }
+    for (const queue of [
+      'answer-schedule',
+      'answers-chatgpt',
+      'answers-perplexity',
+      'answers-claude',
+      'answers-gemini',
+      'answer-rejudge',
+    ]) {
+      expect(metrics).toMatch(new RegExp(`vt_queue_jobs\\{[^}]*queue="${queue}"[^}]*state="waiting"`));
+    }
+  });
+
   it('re-judges stored answers when the terms change, verdicts and daily counts together', async () => {
     const w = await world();
     await collector.collectDay(today);

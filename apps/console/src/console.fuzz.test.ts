@@ -95,7 +95,7 @@ function expectDocumented(res: request.Response) {
   expect(res.text).not.toMatch(/<html|<!doctype|\n\s+at .+:\d+:\d+/i);
   if (res.status === 204) return expect(res.text).toBe('');
   // A request head over 16 KiB (a 20 kB id or query) is refused by Node's parser, documented in
-  // the README's limits: 431 with no body.
+  // docs/operators.md's limits: 431 with no body.
   if (res.status === 431) return expect(res.text).toBe('');
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   if (res.status < 400) return;

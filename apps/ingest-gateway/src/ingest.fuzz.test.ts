@@ -18,7 +18,7 @@ const { property, token } = await h.createProperty({ domain: 'fuzz.example' });
 const secret = deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, property.id);
 afterAll(() => h.close());
 
-// Every status the gateway documents (README, "Crawl ingest" and "Lead webhook"), 500 aside.
+// Every status the gateway documents (docs/log-shippers.md, "Crawl ingest"; docs/webhook-senders.md, "Lead webhook"), 500 aside.
 const DOCUMENTED = [200, 202, 400, 401, 402, 403, 404, 413, 503];
 
 function expectDocumented(res: request.Response) {

@@ -3,12 +3,12 @@ import { ROOT } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
 import { CRAWL_REJECTIONS, LEAD_REJECTIONS } from './rejections.ts';
 
-const readme = readFileSync(`${ROOT}README.md`, 'utf8');
-
-/** `status reason` of every rejection row (4xx and 5xx) of the first table under a README section. */
-function readmeRejections(section: string): string[] {
-  const start = readme.indexOf(`\n## ${section}\n`);
-  const body = readme.slice(start + 1, readme.indexOf('\n## ', start + 1));
+/** `status reason` of every rejection row (4xx and 5xx) of the first table under a section of a docs/ page. */
+function documentedRejections(page: string, section: string): string[] {
+  const text = readFileSync(`${ROOT}docs/${page}`, 'utf8');
+  const start = text.indexOf(`\n## ${section}\n`);
+  const next = text.indexOf('\n## ', start + 1);
+  const body = text.slice(start + 1, next < 0 ? undefined : next);
   const rows = body.split('\n').filter((line) => /^\| [45]\d\d/.test(line));
   return rows.flatMap((row) => {
     const [status = '', reasons = ''] = row
@@ -27,12 +27,14 @@ function catalogued(catalogue: Record<string, { status: number; hasReason?: fals
   );
 }
 
-describe('the rejection catalogue and the README', () => {
+describe('the rejection catalogue and the docs', () => {
   it('[CRAWL-27] the crawl ingest table lists exactly the catalogued rejections, each with its status', () => {
-    expect(readmeRejections('Crawl ingest').sort()).toEqual(catalogued(CRAWL_REJECTIONS).sort());
+    expect(documentedRejections('log-shippers.md', 'Crawl ingest').sort()).toEqual(catalogued(CRAWL_REJECTIONS).sort());
   });
 
   it('[LEAD-14] the lead webhook table lists exactly the catalogued rejections, each with its status', () => {
-    expect(readmeRejections('Lead webhook').sort()).toEqual(catalogued(LEAD_REJECTIONS).sort());
+    expect(documentedRejections('webhook-senders.md', 'Lead webhook').sort()).toEqual(
+      catalogued(LEAD_REJECTIONS).sort(),
+    );
   });
 });

@@ -41,7 +41,7 @@ type UnreadableCause = 'corrupt_gzip' | 'no_readable_line';
 const entry = <A extends unknown[] = []>(e: Entry<A>): Entry<A> => e;
 
 /**
- * Every rejection of crawl ingest, by reason (the README's crawl table is checked against it).
+ * Every rejection of crawl ingest, by reason (the crawl table of docs/log-shippers.md is checked against it).
  * The order is the order of the checks.
  */
 export const CRAWL_REJECTIONS = {
@@ -110,7 +110,7 @@ export const CRAWL_REJECTIONS = {
 };
 
 /**
- * Every rejection of the lead webhook, by reason (the README's webhook table is checked against
+ * Every rejection of the lead webhook, by reason (the webhook table of docs/webhook-senders.md is checked against
  * it). The order is the order of the checks; the spec's 404 and 503 carry no reason.
  */
 export const LEAD_REJECTIONS = {

@@ -7,6 +7,7 @@ import { buildIngestGateway } from './app.ts';
 import { loadAgentCatalogueCache } from './crawl/agent-catalogue-cache.ts';
 import { crawlConnectionMetrics } from './crawl/crawl-connection-metrics.ts';
 import { loadCrawlerRangeCache } from './crawl/crawler-ip-ranges.ts';
+import { NAMED_BATCH_DEFAULTS } from './crawl/named-batches.ts';
 import { loadSignatureKeysCache } from './crawl/signature-keys-cache.ts';
 import { cachedPropertyLookup } from './property-lookup.ts';
 
@@ -40,6 +41,11 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
           logger,
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
           limits: { maxWireBytes: config.CRAWL_MAX_BODY_BYTES, maxInflatedBytes: config.CRAWL_MAX_INFLATED_BYTES },
+          namedBatches: {
+            ...NAMED_BATCH_DEFAULTS,
+            pendingSeconds: config.NAMED_BATCH_PENDING_SECONDS,
+            waitMs: config.NAMED_BATCH_WAIT_MS,
+          },
           ipVerifier: crawlerRanges.current,
           agentMatcher: agentCatalogue.current,
           signatureVerifier: signatureKeys.current,

@@ -19,7 +19,7 @@ import {
   webhookSigningKeyEnv,
 } from './env-fragments.ts';
 
-// Every app's environment contract, in one place so the README's configuration table, the
+// Every app's environment contract, in one place so the configuration table of docs/operators.md, the
 // docker-compose check and the apps themselves read the same schemas.
 
 export const ingestGatewayConfigSchema = z
@@ -40,6 +40,12 @@ export const ingestGatewayConfigSchema = z
       .describe('Largest crawl ingest body after gunzip (decompression bombs); at most 100 MiB.'),
     CRAWLER_RANGES_REFRESH_SECONDS: positiveInt(300).describe(
       'How often the gateway reloads the AI crawler IP ranges stored by `ops crawlers refresh`.',
+    ),
+    NAMED_BATCH_PENDING_SECONDS: positiveInt(15).describe(
+      'How long a named crawl batch stays claimed after its gateway died mid-attempt, before a retry may take it over.',
+    ),
+    NAMED_BATCH_WAIT_MS: positiveInt(10_000).describe(
+      'How long an attempt at a named batch that another attempt is reading waits for its answer before 503 batch_in_progress.',
     ),
     ...previousWebhookSigningKeyEnv,
   })
@@ -211,7 +217,7 @@ export const devStartConfigSchema = opsConfigSchema.extend({
 });
 export type DevStartConfig = z.output<typeof devStartConfigSchema>;
 
-/** The apps and their schemas, in the order the README lists them. */
+/** The apps and their schemas, in the order docs/operators.md lists them. */
 export const APP_CONFIG_SCHEMAS = {
   'ingest-gateway': ingestGatewayConfigSchema,
   'crawl-worker': crawlWorkerConfigSchema,

@@ -52,7 +52,7 @@ export interface ConfigVariable {
   description: string;
 }
 
-/** The variables of a config schema, for the README table and `pnpm docs:config`. */
+/** The variables of a config schema, for the configuration table of docs/operators.md and `pnpm docs:config`. */
 export function describeConfig(schema: z.ZodObject): ConfigVariable[] {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
     properties?: Record<string, { default?: unknown; description?: string }>;

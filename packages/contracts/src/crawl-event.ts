@@ -54,68 +54,76 @@ const timestamp = z.union([
 ]);
 
 /**
- * The spec's Crawl event as one line of a batch, read strictly where it matters (time, host, path,
- * user agent, status: a line without them is unusable, never kept) and leniently where harmless
- * (an odd `method` or a non-string `referer` or `ip` is left out). Other keys are ignored. The
- * output is what is kept of it, `ip` aside: that one only verifies a crawler, then is dropped.
+ * The fields of the spec's Crawl event as one line of a batch, read strictly where it matters
+ * (time, host, path, user agent, status: a line without them is unusable, never kept) and
+ * leniently where harmless (an odd `method` or a non-string `referer` or `ip` is left out). Other
+ * keys are ignored. Its keys are every field a line can carry: the gateway's raw-text decision
+ * places each of them (see the gateway's raw-fields.ts), so a field is never added in one place only.
  */
-export const crawlEventSchema = z
-  .object({
-    timestamp,
-    host: text(CRAWL_EVENT_CAPS.host, 1),
-    path: z.string(),
-    // An empty user agent is no user agent: such an event can never match (CRAWL-8).
-    userAgent: text(CRAWL_EVENT_CAPS.userAgent, 1),
-    // The lenient fields are optional(): in zod 4 an object key is required unless its schema says so.
-    statusCode: z.number().refine((code) => Number.isInteger(code) && code >= 100 && code <= 999, 'must be 100-999'),
-    method: z.unknown().optional(),
-    referer: z
-      .unknown()
-      .refine((value) => typeof value !== 'string' || withoutNul(value), 'must not contain NUL')
-      .optional(),
-    ip: z.unknown().optional(),
-    // Web Bot Auth: the raw values of the Signature, Signature-Input and Signature-Agent headers.
-    signature: z.unknown().optional(),
-    signatureInput: z.unknown().optional(),
-    signatureAgent: z.unknown().optional(),
-  })
-  .transform((line, ctx) => {
-    const { timestamp, host, path, userAgent, statusCode, method, referer, ip } = line;
-    const occurredAt = new Date(typeof timestamp === 'number' ? timestamp : Date.parse(timestamp));
-    const cleanPath = stripQuery(path);
-    // Caps apply to what is kept, after case mapping: some characters lengthen when mapped
-    // ('İ' lower-cases to two, 'ß' upper-cases to 'SS'), and a kept value over its cap would fail
-    // the job's schema and refuse the whole batch.
-    const keptHost = host.toLowerCase();
-    // Upper-casing never shortens, so a method already over its cap is not mapped at all.
-    const keptMethod =
-      typeof method === 'string' && method.length <= CRAWL_EVENT_CAPS.method ? method.toUpperCase() : undefined;
-    if (
-      Number.isNaN(occurredAt.getTime()) ||
-      cleanPath.length > CRAWL_EVENT_CAPS.path ||
-      !withoutNul(cleanPath) ||
-      keptHost.length > CRAWL_EVENT_CAPS.host
-    ) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'timestamp is not a real instant, or path or host is too long, or path has NUL',
-      });
-      return z.NEVER;
-    }
-    return {
-      occurredAt: occurredAt.toISOString(),
-      host: keptHost,
-      path: cleanPath === '' ? '/' : cleanPath,
-      userAgent,
-      statusCode,
-      ...(keptMethod !== undefined && keptMethod.length <= CRAWL_EVENT_CAPS.method ? { method: keptMethod } : {}),
-      ...(typeof referer === 'string' && referer !== ''
-        ? { referer: stripQuery(referer).slice(0, CRAWL_EVENT_CAPS.referer) }
-        : {}),
-      ...(typeof ip === 'string' ? { ip } : {}),
-      ...signedHeaders(line),
-    };
-  });
+export const crawlEventLineSchema = z.object({
+  timestamp,
+  host: text(CRAWL_EVENT_CAPS.host, 1),
+  path: z.string(),
+  // An empty user agent is no user agent: such an event can never match (CRAWL-8).
+  userAgent: text(CRAWL_EVENT_CAPS.userAgent, 1),
+  // The lenient fields are optional(): in zod 4 an object key is required unless its schema says so.
+  statusCode: z.number().refine((code) => Number.isInteger(code) && code >= 100 && code <= 999, 'must be 100-999'),
+  method: z.unknown().optional(),
+  referer: z
+    .unknown()
+    .refine((value) => typeof value !== 'string' || withoutNul(value), 'must not contain NUL')
+    .optional(),
+  ip: z.unknown().optional(),
+  // Web Bot Auth: the raw values of the Signature, Signature-Input and Signature-Agent headers.
+  signature: z.unknown().optional(),
+  signatureInput: z.unknown().optional(),
+  signatureAgent: z.unknown().optional(),
+});
+
+/** A field a crawl line can carry. */
+export type CrawlEventField = keyof typeof crawlEventLineSchema.shape;
+
+/**
+ * A line read as a crawl event: its fields checked by `crawlEventLineSchema`, the output what is
+ * kept of it, `ip` aside: that one only verifies a crawler, then is dropped.
+ */
+export const crawlEventSchema = crawlEventLineSchema.transform((line, ctx) => {
+  const { timestamp, host, path, userAgent, statusCode, method, referer, ip } = line;
+  const occurredAt = new Date(typeof timestamp === 'number' ? timestamp : Date.parse(timestamp));
+  const cleanPath = stripQuery(path);
+  // Caps apply to what is kept, after case mapping: some characters lengthen when mapped
+  // ('İ' lower-cases to two, 'ß' upper-cases to 'SS'), and a kept value over its cap would fail
+  // the job's schema and refuse the whole batch.
+  const keptHost = host.toLowerCase();
+  // Upper-casing never shortens, so a method already over its cap is not mapped at all.
+  const keptMethod =
+    typeof method === 'string' && method.length <= CRAWL_EVENT_CAPS.method ? method.toUpperCase() : undefined;
+  if (
+    Number.isNaN(occurredAt.getTime()) ||
+    cleanPath.length > CRAWL_EVENT_CAPS.path ||
+    !withoutNul(cleanPath) ||
+    keptHost.length > CRAWL_EVENT_CAPS.host
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'timestamp is not a real instant, or path or host is too long, or path has NUL',
+    });
+    return z.NEVER;
+  }
+  return {
+    occurredAt: occurredAt.toISOString(),
+    host: keptHost,
+    path: cleanPath === '' ? '/' : cleanPath,
+    userAgent,
+    statusCode,
+    ...(keptMethod !== undefined && keptMethod.length <= CRAWL_EVENT_CAPS.method ? { method: keptMethod } : {}),
+    ...(typeof referer === 'string' && referer !== ''
+      ? { referer: stripQuery(referer).slice(0, CRAWL_EVENT_CAPS.referer) }
+      : {}),
+    ...(typeof ip === 'string' ? { ip } : {}),
+    ...signedHeaders(line),
+  };
+});
 
 /**
  * The three Web Bot Auth headers when all are strings within the cap, else nothing: a signature

@@ -2,7 +2,9 @@ export { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
 export {
   CRAWL_EVENT_CAPS,
   type CrawlEvent,
+  type CrawlEventField,
   type CrawlVerification,
+  crawlEventLineSchema,
   crawlEventSchema,
   type KeptCrawlEvent,
   keptCrawlEventSchema,

@@ -5,7 +5,7 @@ const WEBHOOK_SECRET_PREFIX = 'whsec_';
 /**
  * A property's lead webhook signing secret: derived from the property id under the deployment key,
  * so nothing secret is stored, it does not expire, and rotating the deployment key rotates every
- * property's secret at once (the spec's rule; README, "Rotating the signing key"). It is a
+ * property's secret at once (the spec's rule; docs/webhook-senders.md, "Rotating the signing key"). It is a
  * Standard Webhooks secret, `whsec_` + standard base64 of 32 key bytes, which the Standard
  * Webhooks libraries take as it is (`new Webhook(secret)`).
  */

@@ -2,7 +2,7 @@
 //
 // The Prisma 7 CLI wants to download its native schema engine even for `generate`, which never
 // uses it; these machines reach only the npm registry. Pointing PRISMA_SCHEMA_ENGINE_BINARY at
-// any existing file skips the download (see README, "Prisma offline"). The client itself runs on
+// any existing file skips the download (see docs/operators.md, "Database and migrations (Prisma offline)"). The client itself runs on
 // the WASM query compiler with @prisma/adapter-pg: no native engine at run time.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

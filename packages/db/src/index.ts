@@ -1,8 +1,9 @@
 export { createPrismaClient, type DatabaseConfig } from './client.ts';
-export { dropDatabase, ensureDatabaseExists } from './database-admin.ts';
+export { createDatabaseFromTemplate, dropDatabase, ensureDatabaseExists } from './database-admin.ts';
 export * from './generated/prisma/client.ts';
 export { type AppliedMigration, applyMigrations, listMigrations } from './migrate.ts';
 export { processedJobsPruneTask } from './processed-jobs.ts';
+export { type ClaimSteps, propertyJobClaim, type UnclaimedReason, unclaimedReason } from './property-job-claim.ts';
 export { type SqlReader, sqlReaderOf } from './sql-reader.ts';
 export { isUniqueViolation } from './unique-violation.ts';
 export { addUtcDays, formatUtcDay, parseUtcDay, utcDay } from './utc-day.ts';

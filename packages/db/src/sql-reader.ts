@@ -8,7 +8,7 @@ import type { Prisma, PrismaClient } from './generated/prisma/client.ts';
  * Why not `$queryRaw`: the read API's hot pages are a few hundred rows of plain columns, and
  * Prisma's raw-query path (its query compiler, then typed values per cell) measured twice the
  * client CPU of pg for the same statement: 1.4 against 0.65 ms for a /v1/responses page and its
- * count (README, "Read API"). Statements stay unnamed, so Postgres plans each one with its actual
+ * count (docs/contributors.md, "Benchmarks", "Read API"). Statements stay unnamed, so Postgres plans each one with its actual
  * values: one property and twenty want different indexes, which a cached generic plan gets wrong.
  *
  * Columns come back as pg parses them: int4 and float8 as numbers, bool, text and uuid as strings,

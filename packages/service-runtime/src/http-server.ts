@@ -9,7 +9,7 @@ export interface RunningServer {
 }
 
 /**
- * How long a client may take, set on every app's server (the README's "Limits on slow and
+ * How long a client may take, set on every app's server (docs/operators.md, "Limits on slow and
  * oversized requests" states them):
  * - `headersMs`: the whole request head. A slow-loris client that dribbles its headers is
  *   answered 408 and cut off after this, whatever it still sends.

@@ -12,12 +12,13 @@ export {
   startHttpService,
 } from './http-service.ts';
 export { createJobMetrics, type JobMetrics, watchQueueDepth } from './job-metrics.ts';
+export { type JobOutcome, type JobWorkerSpec, jobWorker } from './job-worker.ts';
 export type { Service } from './lifecycle.ts';
 export { createMetricsRegistry } from './metrics.ts';
 export {
-  type JobOutcome,
   type QueueWorkerConfig,
   type QueueWorkerOptions,
+  type QueueWorkerResources,
   startQueueWorker,
 } from './queue-worker.ts';
 export { withTimeout } from './with-timeout.ts';

@@ -5,7 +5,8 @@ import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { isolatedQueuePrefix, promtool, sampleSum, scrape, testEnv } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type JobOutcome, startQueueWorker } from './queue-worker.ts';
+import { type JobOutcome, jobWorker } from './job-worker.ts';
+import { startQueueWorker } from './queue-worker.ts';
 
 // The worker shell over the real Redis, BullMQ and Postgres, with a contract of its own on a
 // prefix of its own: what it does with a job's outcome, a failing job, and its health server.
@@ -37,20 +38,25 @@ beforeAll(async () => {
     name: 'test-worker',
     config: { ...testEnv, QUEUE_PREFIX: prefix, HOST: '127.0.0.1', ...poolConfig },
     port: 0,
-    concurrency: 2,
     logger: createLogger({ name: 'test-worker', level: 'debug', destination }),
-    contract: thingJob,
-    handle: async (data, { db }): Promise<JobOutcome> => {
-      await db.$queryRaw`SELECT 1`; // the shell hands over a working Prisma client
-      handled.push(data.id);
-      if (data.outcome === 'fail') throw new Error('boom');
-      if (data.outcome === 'flaky' && !failedOnce.has(data.id)) {
-        failedOnce.add(data.id);
-        throw new Error('not this time');
-      }
-      return data.outcome === 'skip' ? { applied: false, reason: 'duplicate' } : { applied: true };
-    },
-    jobFields: (data) => ({ thingId: data.id }),
+    workers: ({ db }) => [
+      jobWorker({
+        contract: thingJob,
+        concurrency: 2,
+        handle: async (data): Promise<JobOutcome> => {
+          await db.$queryRaw`SELECT 1`; // the shell hands over a working Prisma client
+          handled.push(data.id);
+          if (data.outcome === 'fail') throw new Error('boom');
+          if (data.outcome === 'flaky' && !failedOnce.has(data.id)) {
+            failedOnce.add(data.id);
+            throw new Error('not this time');
+          }
+          return data.outcome === 'skip' ? { applied: false, reason: 'duplicate' } : { applied: true };
+        },
+        jobFields: (data) => ({ thingId: data.id }),
+        claimsProcessedJobs: true,
+      }),
+    ],
   });
 });
 

@@ -1,20 +1,17 @@
 import { createPrismaClient, type DatabaseConfig, type PrismaClient, processedJobsPruneTask } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { createJobWorker, createQueue, type JobContract } from '@vt/queue';
-import { closeRedisConnection, createWorkerConnection } from '@vt/redis';
-import type { z } from 'zod';
+import { createQueue, type JobContract, type Queue } from '@vt/queue';
+import { closeRedisConnection, createProducerConnection, createWorkerConnection } from '@vt/redis';
+import type { Registry } from 'prom-client';
 import { closeOnce } from './boot.ts';
 import { pingPostgres, pingRedis } from './dependency-checks.ts';
 import { startHealthServer } from './health-server.ts';
 import { createJobMetrics, watchQueueDepth } from './job-metrics.ts';
+import { createObservedJobWorker, type JobWorkerSpec } from './job-worker.ts';
 import type { Service } from './lifecycle.ts';
 import { createMetricsRegistry } from './metrics.ts';
 
-/**
- * What a job's processor did: applied its effects, or changed nothing, and why (a job already
- * applied, a property deleted since the job was queued, …). Either way the job is complete.
- */
-export type JobOutcome<Reason extends string = string> = { applied: true } | { applied: false; reason: Reason };
+export type { JobOutcome } from './job-worker.ts';
 
 /** What every worker process reads from its config. */
 export interface QueueWorkerConfig extends DatabaseConfig {
@@ -25,106 +22,117 @@ export interface QueueWorkerConfig extends DatabaseConfig {
   JOB_LOCK_SECONDS?: number;
 }
 
-export interface QueueWorkerOptions<S extends z.ZodType> {
+/** What a worker process's queues are made with. */
+export interface QueueWorkerResources {
+  db: PrismaClient;
+  /** The process's metrics registry, for metrics of its own beside the shell's. */
+  registry: Registry;
+  /**
+   * The queue of a contract, one per queue name, closed by the shell. A process that adds jobs
+   * (`enqueues`) adds them here, over its producer connection.
+   */
+  queue: (contract: JobContract) => Queue;
+}
+
+export interface QueueWorkerOptions {
   /** The app's name: in logs, metrics and its Postgres application_name. */
   name: string;
   config: QueueWorkerConfig;
   /** Port of the small HTTP server that answers /healthz, /readyz and /metrics. */
   port: number;
-  concurrency: number;
   logger: Logger;
-  contract: JobContract<S>;
   /**
-   * The job's processor: applies one parsed payload with exactly-once effects (a plain function
-   * of the payload and the database, testable without Redis). A throw fails the attempt, and
-   * BullMQ retries it with the contract's backoff.
+   * Whether the process adds jobs too: it then has a producer connection (an add or a scrape
+   * while Redis is away fails fast), which its queues and the readiness check use.
    */
-  handle: (data: z.output<S>, resources: { db: PrismaClient }) => Promise<JobOutcome>;
-  /** What a job's log lines say about it: ids and counts only, never the payload's contents. */
-  jobFields: (data: z.output<S>) => Record<string, unknown>;
+  enqueues?: boolean;
+  /**
+   * The queues the process works, made once its connections are up; anything to prepare before a
+   * job runs (a job scheduler, say) is done here.
+   */
+  workers: (resources: QueueWorkerResources) => JobWorkerSpec[] | Promise<JobWorkerSpec[]>;
 }
 
 /**
- * A worker process, whole: one queue's jobs handled by `handle` (the payload parsed with the
- * contract's schema first), its Postgres and Redis connections, the hourly prune of its
- * processed-job markers, and /healthz, /readyz and /metrics (the process's defaults, and the job
- * metrics and queue depth of ./job-metrics.ts). `close()` stops in order: readiness
- * answers 503, jobs in progress finish (new ones stay queued), then the health server, Redis and
- * Postgres close.
+ * A worker process, whole: each queue's jobs handled by its spec (./job-worker.ts), its Postgres
+ * and Redis connections, the hourly prune of processed-job markers where a processor claims
+ * them, and /healthz, /readyz and /metrics (the process's defaults, and the job metrics and queue
+ * depths of ./job-metrics.ts). `close()` stops in order: readiness answers 503, jobs in progress
+ * finish (new ones stay queued), then the health server, the queues, Redis and Postgres close.
  */
-export async function startQueueWorker<S extends z.ZodType>(
-  options: QueueWorkerOptions<S>,
-): Promise<Service & { port: number }> {
-  const { name, config, logger, contract, jobFields } = options;
+export async function startQueueWorker(
+  options: QueueWorkerOptions,
+): Promise<Service & { port: number; queue: QueueWorkerResources['queue'] }> {
+  const { name, config, logger } = options;
   const db = createPrismaClient(config, name);
-  const redis = createWorkerConnection({
-    redisUrl: config.REDIS_URL,
-    onError: (err) => logger.error({ err }, 'redis connection error'),
-  });
+  const onError = (err: unknown) => logger.error({ err }, 'redis connection error');
+  const redis = createWorkerConnection({ redisUrl: config.REDIS_URL, onError });
+  const producer = options.enqueues ? createProducerConnection({ redisUrl: config.REDIS_URL, onError }) : undefined;
   const registry = createMetricsRegistry(name);
   const jobMetrics = createJobMetrics(registry);
-  const worker = createJobWorker({
-    contract,
-    connection: redis,
-    prefix: config.QUEUE_PREFIX,
-    concurrency: options.concurrency,
-    lockMs: config.JOB_LOCK_SECONDS === undefined ? undefined : config.JOB_LOCK_SECONDS * 1000,
-    handle: async (data, job) => {
-      const outcome = await options.handle(data, { db });
-      const fields = { jobId: job.id, ...jobFields(data) };
-      if (outcome.applied) logger.debug(fields, `${contract.name} job applied`);
-      else {
-        jobMetrics.skipped(contract.queue, outcome.reason);
-        logger.info({ ...fields, reason: outcome.reason }, `${contract.name} job skipped`);
-      }
-    },
-    onUnknownJob: (job) =>
-      logger.warn({ jobId: job.id, jobName: job.name }, `unknown job on the ${contract.queue} queue`),
+  // Without a producer, queues only read their depth at scrape time, over the worker's own
+  // connection (BullMQ's blocking reads use a connection of their own); a scrape waits at most a
+  // second for it.
+  const queues = new Map<string, Queue>();
+  const queue = (contract: JobContract) => {
+    let made = queues.get(contract.queue);
+    if (!made) {
+      made = createQueue(contract, producer ?? redis, config.QUEUE_PREFIX);
+      queues.set(contract.queue, made);
+    }
+    return made;
+  };
+
+  const specs = await options.workers({ db, registry, queue });
+  const lockMs = config.JOB_LOCK_SECONDS === undefined ? undefined : config.JOB_LOCK_SECONDS * 1000;
+  const workers = specs.map((spec) => {
+    queue(spec.contract); // every queue worked, for its depth
+    return createObservedJobWorker(spec, {
+      connection: redis,
+      prefix: config.QUEUE_PREFIX,
+      lockMs,
+      logger,
+      jobMetrics,
+    });
   });
-  // Listening first: an 'error' event with no listener would throw. A failed job is logged with
-  // what jobFields says of it (its payload may not even parse), never with job.data; BullMQ retries
-  // it with backoff, then keeps it as failed.
-  worker.on('failed', (job, err) => {
-    const parsed = contract.schema.safeParse(job?.data);
-    const fields = parsed.success ? jobFields(parsed.data) : {};
-    logger.error({ err, jobId: job?.id, attempt: job?.attemptsMade, ...fields }, `${contract.name} job failed`);
-  });
-  worker.on('error', (err) => logger.error({ err }, `${contract.name} worker error`));
-  jobMetrics.observe(worker, contract.queue);
-  // The queue's depth, read at scrape time over the worker's own connection (BullMQ's blocking
-  // reads use a connection of their own); a scrape waits at most a second for it.
-  const depthQueue = createQueue(contract, redis, config.QUEUE_PREFIX);
-  watchQueueDepth(registry, [depthQueue]);
+  watchQueueDepth(registry, [...queues.values()]);
 
   let closing = false;
   const server = await startHealthServer({
     registry,
     checks: [
       { name: 'postgres', check: pingPostgres(db) },
-      { name: 'redis', check: pingRedis(redis) },
+      { name: 'redis', check: pingRedis(producer ?? redis) },
     ],
     isClosing: () => closing,
     port: options.port,
     host: config.HOST,
     logger,
   });
-  worker.run().catch((err: unknown) => logger.error({ err }, 'queue consumer stopped'));
+  for (const worker of workers) worker.run().catch((err: unknown) => logger.error({ err }, 'queue consumer stopped'));
   // Housekeeping: markers outlive every retry, then go; every replica may prune, harmlessly.
-  const prune = processedJobsPruneTask(db, contract.queue);
-  const pruneTimer = setInterval(() => {
-    prune.run().catch((err: unknown) => logger.error({ err, task: prune.name }, 'periodic task failed'));
-  }, prune.everyMs);
-  pruneTimer.unref();
-  logger.info({ port: server.port, queue: contract.queue }, `${name} started`);
+  const pruneTimers = specs
+    .filter((spec) => spec.claimsProcessedJobs)
+    .map((spec) => {
+      const prune = processedJobsPruneTask(db, spec.contract.queue);
+      const timer = setInterval(() => {
+        prune.run().catch((err: unknown) => logger.error({ err, task: prune.name }, 'periodic task failed'));
+      }, prune.everyMs);
+      timer.unref();
+      return timer;
+    });
+  logger.info({ port: server.port, queues: specs.map((spec) => spec.contract.queue) }, `${name} started`);
   return {
     port: server.port,
+    queue,
     close: closeOnce(async () => {
       closing = true;
-      clearInterval(pruneTimer);
-      await worker.close(); // finish in-flight jobs
+      for (const timer of pruneTimers) clearInterval(timer);
+      await Promise.all(workers.map((worker) => worker.close())); // finish in-flight jobs
       await server.close();
-      await depthQueue.close();
+      await Promise.all([...queues.values()].map((made) => made.close()));
       await closeRedisConnection(redis);
+      if (producer) await closeRedisConnection(producer);
       await db.$disconnect();
     }),
   };

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { applyMigrations, createPrismaClient, dropDatabase, ensureDatabaseExists, type PrismaClient } from '@vt/db';
-import { afterAll } from 'vitest';
+import { createDatabaseFromTemplate, createPrismaClient, dropDatabase, type PrismaClient } from '@vt/db';
+import { afterAll, inject } from 'vitest';
 import { testEnv } from './test-env.ts';
 
 let client: PrismaClient | undefined;
@@ -34,8 +34,8 @@ export function uniqueSlug(label: string): string {
 
 /**
  * A database of its own for a test file whose writes are global to a database (the demo team's
- * fixed ids, the AI agent catalogue's versions): `<run's database>_<label>`, migrated, with a
- * client. `drop()` disconnects and drops it.
+ * fixed ids, the AI agent catalogue's versions): `<run's database>_<label>`, a copy of the run's
+ * migrated template, with a client. `drop()` disconnects and drops it.
  */
 export async function scratchDatabase(
   label: string,
@@ -43,8 +43,7 @@ export async function scratchDatabase(
   const url = new URL(testEnv.DATABASE_URL);
   url.pathname = `${url.pathname}_${label}`;
   const databaseUrl = url.toString();
-  await ensureDatabaseExists(databaseUrl);
-  await applyMigrations(databaseUrl);
+  await createDatabaseFromTemplate(databaseUrl, inject('templateDatabaseUrl'));
   const db = clientOf(databaseUrl);
   return {
     url: databaseUrl,

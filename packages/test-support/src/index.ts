@@ -18,8 +18,17 @@ export {
   signedLeadHeaders,
 } from './lead-traffic.ts';
 export { databaseText, redisText } from './leak-scan.ts';
+export { type OutboundEvent, outboundTarget, readOutboundLog } from './outbound-log.ts';
 export { ROOT } from './paths.ts';
-export { freePort, type RunningApp, type RunningProcess, runScript, startApp, waitForOk } from './processes.ts';
+export {
+  freePort,
+  nodeArguments,
+  type RunningApp,
+  type RunningProcess,
+  runScript,
+  startApp,
+  waitForOk,
+} from './processes.ts';
 export {
   type Exposition,
   hasSample,
@@ -29,4 +38,4 @@ export {
   sampleSum,
   scrape,
 } from './prometheus.ts';
-export { isolatedQueuePrefix, testEnv } from './test-env.ts';
+export { isolatedQueuePrefix, runScratchDir, testEnv } from './test-env.ts';

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { OUTBOUND_GUARD } from './outbound-log.ts';
 import { ROOT } from './paths.ts';
 import { testEnv } from './test-env.ts';
 
@@ -25,11 +26,25 @@ export interface RunningProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs an entry point of this repo, TypeScript through tsx or a compiled app with node, with this run's test env. */
+/**
+ * What runs for an entry point: an app's `apps/<app>/src/main.ts` is its compiled bundle,
+ * `apps/<app>/dist/main.js`, which the run's global setup built from these sources (plain node
+ * starts it in a fraction of what tsx takes to compile the app's TypeScript); a compiled entry
+ * runs with plain node, as in production; any other TypeScript through tsx.
+ */
+export function nodeArguments(entry: string): string[] {
+  const app = APP_SOURCE_ENTRY.exec(entry)?.[1];
+  if (app) return [`${ROOT}apps/${app}/dist/main.js`];
+  return entry.endsWith('.js') ? [entry] : ['--import', TSX, entry];
+}
+
+const APP_SOURCE_ENTRY = /^apps\/([a-z-]+)\/src\/main\.ts$/;
+
+/** Runs an entry point of this repo (see `nodeArguments`) with this run's test env. */
 export function runScript(entry: string, args: string[] = [], env: Record<string, string> = {}): RunningProcess {
-  // A compiled entry point (`pnpm build`'s apps/<app>/dist/main.js) runs with plain node, as in production.
-  const loader = entry.endsWith('.js') ? [] : ['--import', TSX];
-  const child = spawn(process.execPath, [...loader, entry, ...args], {
+  // OUTBOUND_LOG: record the process's every connection and name lookup there (SVC-1 at run time).
+  const guard = env.OUTBOUND_LOG ? ['--import', OUTBOUND_GUARD] : [];
+  const child = spawn(process.execPath, [...guard, ...nodeArguments(entry), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...testEnv, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,3 +20,8 @@ Object.assign(process.env, testEnv);
 export function isolatedQueuePrefix(): string {
   return `${testEnv.QUEUE_PREFIX.slice(0, -1)}-${Math.random().toString(36).slice(2, 8)}}`;
 }
+
+/** A directory of this run's own, removed at its end: for what the run's test files build once and share. */
+export function runScratchDir(): string {
+  return inject('scratchDir');
+}

@@ -1,15 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMetricsRegistry } from '@vt/service-runtime';
+import { runScratchDir } from '@vt/test-support';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { buildConsoleApp, type ConsoleAppDeps } from '../app.ts';
 
-// What the browser tests share: the UI built into a temporary directory, the console app serving
-// it on a loopback port, Debian's Chromium driven by playwright-core, signing in as a person does.
+// What the browser tests share: the UI built once per test run, the console app serving it on a
+// loopback port, Debian's Chromium driven by playwright-core, signing in as a person does.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Screenshots of every view the tests visit (gitignored). */
@@ -30,12 +30,7 @@ export async function openConsoleInBrowser(appDeps: ConsoleAppDeps): Promise<Con
   if (!existsSync(CHROMIUM)) {
     throw new Error(`The browser tests need Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`);
   }
-  const outDir = mkdtempSync(join(tmpdir(), 'vt-web-'));
-  await build({
-    configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)),
-    build: { outDir, emptyOutDir: true },
-    logLevel: 'error',
-  });
+  const outDir = await webBuildOfThisRun();
   const app = buildConsoleApp({ ...appDeps, registry: createMetricsRegistry('console'), webRoot: outDir });
   const server: Server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
@@ -65,7 +60,43 @@ export async function openConsoleInBrowser(appDeps: ConsoleAppDeps): Promise<Con
     async close() {
       await browser.close();
       await new Promise((resolve) => server.close(resolve));
-      rmSync(outDir, { recursive: true, force: true });
     },
   };
+}
+
+const WEB_BUILD_TIMEOUT_MS = 180_000;
+
+/**
+ * The web UI built from these sources, once per test run however many browser test files ask
+ * (each file is a process of its own): the first to ask builds it into the run's scratch
+ * directory, the others wait for its mark. A vite build costs 10-20 s of both cores here; the run's
+ * global setup removes the directory at the end.
+ */
+async function webBuildOfThisRun(): Promise<string> {
+  const outDir = join(runScratchDir(), 'web');
+  const built = `${outDir}.built`;
+  const failed = `${outDir}.failed`;
+  try {
+    mkdirSync(`${outDir}.lock`); // atomic: exactly one file of the run gets past it
+  } catch {
+    const deadline = Date.now() + WEB_BUILD_TIMEOUT_MS;
+    while (!existsSync(built)) {
+      if (existsSync(failed)) throw new Error(`The web UI did not build: ${readFileSync(failed, 'utf8')}`);
+      if (Date.now() > deadline) throw new Error(`The web UI was not built within ${WEB_BUILD_TIMEOUT_MS} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    return outDir;
+  }
+  try {
+    await build({
+      configFile: fileURLToPath(new URL('../../web/vite.config.ts', import.meta.url)),
+      build: { outDir, emptyOutDir: true },
+      logLevel: 'error',
+    });
+  } catch (err) {
+    writeFileSync(failed, String(err));
+    throw err;
+  }
+  writeFileSync(built, '');
+  return outDir;
 }

@@ -8,7 +8,7 @@ import { createConsoleHarness } from '../testing/index.ts';
 // The demo as `pnpm start` shows it: `ops demo seed` into a database of its own (the demo team's
 // ids are fixed, and apps/ops's seed test owns the run's database copy), then the owner's views of
 // Acme Analytics in the browser. `pnpm screenshots` runs this file with
-// REFRESH_README_SCREENSHOTS=1 to replace the README's images in docs/screenshots/.
+// REFRESH_README_SCREENSHOTS=1 to replace the images of the README and docs/console.md in docs/screenshots/.
 
 const README_SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
 const refresh = process.env.REFRESH_README_SCREENSHOTS === '1';

@@ -1,7 +1,8 @@
 import { canManageTeam } from '@vt/contracts/role-rules';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, type Me } from './api.ts';
+import { ApiError } from './api-error.ts';
+import type { Me } from './console-types.ts';
 
 /** An error in words: the API's message, then each field it names. */
 export function errorText(err: unknown): string {

@@ -1,5 +1,5 @@
 import { lastOwnerRefusal, roleChangeRefusal } from '@vt/contracts/role-rules';
-import type { Member, Role } from './api.ts';
+import type { Member, Role } from './console-types.ts';
 
 // The console API's role rules (TEAM-4), the same functions the accounts package enforces, so the
 // UI shows a control that would be refused as disabled, with the reason, instead of letting a

@@ -1,4 +1,11 @@
-import type { Prisma, PrismaClient } from '@vt/db';
+import {
+  type ClaimSteps,
+  type Prisma,
+  type PrismaClient,
+  propertyJobClaim,
+  type UnclaimedReason,
+  unclaimedReason,
+} from '@vt/db';
 import { type CrawlBatchJobData, crawlBatchChunkId, crawlBatchJob } from '@vt/queue';
 import { type CrawlBatchTotals, totalCrawlBatch } from './crawl-batch-totals.ts';
 
@@ -12,7 +19,7 @@ export interface CrawlBatchDeps {
 export type CrawlBatchOutcome =
   | { applied: true }
   /** duplicate: this batch was already applied; property_gone: deleted since the gateway took the batch. */
-  | { applied: false; reason: 'duplicate' | 'property_gone' };
+  | { applied: false; reason: UnclaimedReason };
 
 /**
  * A prune deletes at least this many old raw events, and at least twice what the batch adds, so
@@ -46,9 +53,9 @@ export async function applyCrawlBatch(data: CrawlBatchJobData, deps: CrawlBatchD
  * as one, a job costs one round trip to Postgres instead of ten, which measured about a third of
  * the worker's and the database's CPU per batch. Runs in the caller's transaction when given one.
  *
- * - The property is read FOR KEY SHARE (what the foreign keys take anyway), so a property deleted
- *   since the gateway accepted the batch is a clean no-op rather than a job retried until it fails.
- * - A concurrent duplicate waits on the other job's processed-jobs row, then sees the conflict.
+ * - It opens with the property's lock and the job's claim (`propertyJobClaim`): a property deleted
+ *   since the gateway accepted the batch is a clean no-op, and a concurrent duplicate waits on the
+ *   other job's processed-jobs row, then claims nothing.
  * - received_at is the gateway's receipt time (not ours), so a replay or a late retry prunes on
  *   schedule; each batch prunes its own property's expired raw events, a bounded number at a
  *   time (SKIP LOCKED: two jobs of one property prune side by side, never waiting on each other).
@@ -64,15 +71,9 @@ export async function writeCrawlBatch(
   const column = <T>(pick: (e: (typeof events)[number]) => T) => events.map(pick);
   const { crawlerDays, pages, referralDays } = totals;
   const pruneLimit = Math.max(PRUNE_MIN_ROWS, 2 * events.length);
-  const [outcome] = await db.$queryRaw<{ property: boolean; claimed: boolean }[]>`
-    WITH property AS (
-      SELECT id FROM properties WHERE id = ${propertyId}::uuid FOR KEY SHARE
-    ), claim AS (
-      INSERT INTO processed_jobs (job_key, queue)
-      SELECT ${crawlBatchJobKey(data)}, ${crawlBatchJob.queue} FROM property
-      ON CONFLICT (job_key) DO NOTHING
-      RETURNING 1
-    ), raw_events AS (
+  const claim = propertyJobClaim(propertyId, { key: crawlBatchJobKey(data), queue: crawlBatchJob.queue });
+  const [steps] = await db.$queryRaw<ClaimSteps[]>`
+    WITH ${claim.ctes}, raw_events AS (
       INSERT INTO crawl_events (id, property_id, received_at, occurred_at, host, path, user_agent, status_code,
                                 method, referer, crawler, operator, verification, ai_platform)
       SELECT gen_random_uuid(), ${propertyId}::uuid, ${data.receivedAt}::timestamptz, e.*
@@ -126,7 +127,7 @@ export async function writeCrawlBatch(
           AND EXISTS (SELECT 1 FROM claim)
         LIMIT ${pruneLimit} FOR UPDATE SKIP LOCKED)
     )
-    SELECT EXISTS (SELECT 1 FROM property) AS property, EXISTS (SELECT 1 FROM claim) AS claimed`;
-  if (!outcome?.property) return { applied: false, reason: 'property_gone' };
-  return outcome.claimed ? { applied: true } : { applied: false, reason: 'duplicate' };
+    SELECT ${claim.outcome}`;
+  const unclaimed = unclaimedReason(steps);
+  return unclaimed ? { applied: false, reason: unclaimed } : { applied: true };
 }

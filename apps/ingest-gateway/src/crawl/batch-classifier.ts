@@ -9,7 +9,7 @@ import {
 import { bundledMatcher } from '@vt/catalogue-store';
 import { CRAWL_EVENT_CAPS, type CrawlVerification, crawlEventSchema, type KeptCrawlEvent } from '@vt/contracts';
 import { agentMemo, DecisionMemo, ownCopy } from './decision-memo.ts';
-import { NeedleCursor, rawStringField } from './raw-fields.ts';
+import { NeedleCursor, RAW_KEY_NEEDLES, rawKeyHead, rawKeyNeedle, rawStringField } from './raw-fields.ts';
 import type { SignatureVerifier, SignedRequest } from './signature-verifier.ts';
 
 export interface IpVerifier {
@@ -52,11 +52,9 @@ export class BatchClassifier {
   /** The text lineAt reads, and where the raw-text decision's needles occur next in it. */
   private text = '';
   private readonly backslash = NeedleCursor.of('\\');
-  // Keys are searched without their opening quote: `"` is so common in JSON that a needle starting
-  // with it measured three to four times slower. `Agent"` finds userAgent and signatureAgent both.
-  private readonly agentKeys = NeedleCursor.of('Agent"');
-  private readonly hostKeys = NeedleCursor.of('host"');
-  private readonly refererKeys = NeedleCursor.of('referer"');
+  private readonly agentKeys = NeedleCursor.of(RAW_KEY_NEEDLES.userAgent);
+  private readonly hostKeys = NeedleCursor.of(RAW_KEY_NEEDLES.host);
+  private readonly refererKeys = NeedleCursor.of(RAW_KEY_NEEDLES.referer);
   private readonly braces = NeedleCursor.of('{');
   private readonly cursors = [this.backslash, this.agentKeys, this.hostKeys, this.refererKeys, this.braces];
   private readonly userAgents: DecisionMemo;
@@ -146,7 +144,9 @@ export class BatchClassifier {
    * Signature-Agent, is dropped, its host counted if it is another's. Anything else answers false
    * and gets the full decision. Only once a line of the batch has parsed (see decideWithoutParsing).
    */
-  private droppedOnRawText(start: number, end: number): boolean {
+  // Protected, not private, with mayBeKept: raw-text-decision.test.ts turns both off to compare
+  // the raw-text decision with parsing every line.
+  protected droppedOnRawText(start: number, end: number): boolean {
     const { text } = this;
     if (text.charCodeAt(start) !== 0x7b || text.charCodeAt(end - 1) !== 0x7d || this.backslash.within(start, end)) {
       return false;
@@ -154,25 +154,25 @@ export class BatchClassifier {
     let userAgent = ABSENT;
     let userAgentEnd = 0;
     for (let at = this.agentKeys.next(start); at !== -1 && at < end; at = this.agentKeys.next(at + 1)) {
-      if (keyEndsAt(text, at, '"signature')) {
+      if (keyEndsAt(text, at, SIGNATURE_AGENT_KEY_HEAD)) {
         // A signed line names its agent there. An empty Signature-Agent signs nothing (the event
         // schema drops it), and log formats that always write the three headers leave it empty on
         // nearly every line: only a non-empty one needs the full decision (given twice, whichever
         // JSON.parse keeps, the line is signed only if one is non-empty).
-        const value = this.stringValueAt(at + 'Agent"'.length, end);
+        const value = this.stringValueAt(at + RAW_KEY_NEEDLES.signatureAgent.length, end);
         if (value === ODD || this.valueEnd !== value) return false;
         continue;
       }
-      if (!keyEndsAt(text, at, '"user')) continue; // another key that ends in Agent
+      if (!keyEndsAt(text, at, USER_AGENT_KEY_HEAD)) continue; // another key that ends in Agent
       if (userAgent !== ABSENT) return false; // twice: JSON.parse would keep the last
-      userAgent = this.stringValueAt(at + 'Agent"'.length, end);
+      userAgent = this.stringValueAt(at + RAW_KEY_NEEDLES.userAgent.length, end);
       if (userAgent === ODD) return false;
       userAgentEnd = this.valueEnd;
     }
     if (userAgent === ABSENT || this.userAgents.get(text, userAgent, userAgentEnd)) return false;
-    const referer = this.onlyValue(this.refererKeys, 'referer"'.length, start, end);
+    const referer = this.onlyValue(this.refererKeys, RAW_KEY_NEEDLES.referer.length, start, end);
     if (referer === ODD || (referer !== ABSENT && AI_REFERERS.get(text, referer, this.valueEnd))) return false;
-    const host = this.onlyValue(this.hostKeys, 'host"'.length, start, end);
+    const host = this.onlyValue(this.hostKeys, RAW_KEY_NEEDLES.host.length, start, end);
     // A `{` before the host key may open an object the key is nested in: only parsing can tell.
     if (host < 0 || this.braces.within(start + 1, host)) return false;
     const hostText = text.slice(host, this.valueEnd);
@@ -220,14 +220,17 @@ export class BatchClassifier {
    * (decided by the catalogue itself, cached per distinct user agent since a site's traffic has
    * few), or its referer names an AI platform host. Unusual text answers yes: parsing decides.
    */
-  private mayBeKept(text: string): boolean {
+  protected mayBeKept(text: string): boolean {
     const userAgent = rawStringField(text, 'userAgent');
     if (userAgent === null) return true;
     // A signed line names its agent in Signature-Agent, whatever its user agent says.
-    if (text.includes('"signatureAgent"')) return true;
+    if (text.includes(SIGNATURE_AGENT_KEY)) return true;
     if (userAgent !== undefined && this.agents.match(userAgent) !== null) return true;
     const referer = rawStringField(text, 'referer');
-    return referer === null || (referer !== undefined && AI_REFERER_HINT.test(referer));
+    if (referer === null || (referer !== undefined && AI_REFERER_HINT.test(referer))) return true;
+    // A key spelled with \u escapes (`"\u0075serAgent"`) is found only by parsing, and may be any
+    // of the above: JSON.parse reads it as the key.
+    return text.includes('\\u');
   }
 
   /**
@@ -328,6 +331,10 @@ const AI_REFERER_HINT = new RegExp(
 
 /** Whether a referer may name an AI platform, remembered per distinct referer. */
 const AI_REFERERS = new DecisionMemo((referer) => AI_REFERER_HINT.test(referer));
+
+const USER_AGENT_KEY_HEAD = rawKeyHead('userAgent');
+const SIGNATURE_AGENT_KEY_HEAD = rawKeyHead('signatureAgent');
+const SIGNATURE_AGENT_KEY = rawKeyNeedle('signatureAgent');
 
 const ABSENT = -1;
 const ODD = -2;

@@ -34,7 +34,7 @@ export interface LeadWebhookDeps {
   signingKey: string | undefined;
   /**
    * The deployment key before the last rotation, and until when secrets derived from it still
-   * verify: the overlap in which senders move to the new secrets (README, "Rotating the signing key").
+   * verify: the overlap in which senders move to the new secrets (docs/webhook-senders.md, "Rotating the signing key").
    */
   previousSigningKey?: { key: string; until: Date };
   /** Where the webhook's counters go (leads accepted by platform, refused by reason, duplicates). */

@@ -1,4 +1,12 @@
-import { formatUtcDay, type Prisma, type PrismaClient } from '@vt/db';
+import {
+  type ClaimSteps,
+  formatUtcDay,
+  type Prisma,
+  type PrismaClient,
+  propertyJobClaim,
+  type UnclaimedReason,
+  unclaimedReason,
+} from '@vt/db';
 import { type LeadJobData, leadJob } from '@vt/queue';
 
 export type LeadOutcome =
@@ -7,7 +15,7 @@ export type LeadOutcome =
    * duplicate: this job (lead id) was already applied; duplicate_event: another job already stored
    * a lead under the same x-webhook-id; property_gone: deleted since the gateway took the lead.
    */
-  | { applied: false; reason: 'duplicate' | 'duplicate_event' | 'property_gone' };
+  | { applied: false; reason: UnclaimedReason | 'duplicate_event' };
 
 /** The job's key in processed_jobs: the lead id, which the gateway derives from (property, event id). */
 export const leadJobKey = (leadId: string) => `lead:${leadId}`;
@@ -20,8 +28,8 @@ export const leadJobKey = (leadId: string) => `lead:${leadId}`;
  * the leads per second on one connection) and no interactive-transaction timeouts under load.
  * Runs on a client or inside a transaction the caller owns; each step runs only on what the
  * previous one returned.
- * - KEY SHARE on the property is what the foreign keys would take anyway; taking it first turns a
- *   property deleted since the gateway accepted the lead into a clean no-op, not a retried job.
+ * - It opens with the property's lock and the job's claim (`propertyJobClaim`): a property deleted
+ *   since the gateway accepted the lead is a clean no-op, not a retried job.
  * - A concurrent twin (same job, or same x-webhook-id) waits on the other's uncommitted row at
  *   ON CONFLICT, then does nothing. The lead insert has no conflict target: (property_id,
  *   event_id) is the rule, and the same lead id can only mean the same event.
@@ -30,22 +38,16 @@ export async function applyLead(db: PrismaClient | Prisma.TransactionClient, dat
   const { leadId, propertyId, eventId, lead, platform } = data;
   // The lead's day is the UTC day the gateway received it, whatever offset receivedAt carries.
   const day = formatUtcDay(new Date(data.receivedAt));
-  const [steps] = await db.$queryRaw<{ property: boolean; claimed: boolean; inserted: boolean }[]>`
-    WITH property AS (
-      SELECT id FROM properties WHERE id = ${propertyId}::uuid FOR KEY SHARE
-    ), claimed AS (
-      INSERT INTO processed_jobs (job_key, queue)
-      SELECT ${leadJobKey(leadId)}, ${leadJob.queue} FROM property
-      ON CONFLICT (job_key) DO NOTHING
-      RETURNING 1
-    ), inserted AS (
+  const claim = propertyJobClaim(propertyId, { key: leadJobKey(leadId), queue: leadJob.queue });
+  const [steps] = await db.$queryRaw<(ClaimSteps & { inserted: boolean })[]>`
+    WITH ${claim.ctes}, inserted AS (
       INSERT INTO leads (id, property_id, event_id, contact, email, session_id, landing_path, referrer,
                          utm_source, utm_medium, matched, platform, received_at, day)
       SELECT ${leadId}::uuid, ${propertyId}::uuid, ${eventId}, ${lead.contact}, ${lead.email ?? null},
              ${lead.sessionId ?? null}, ${lead.landingPath ?? null}, ${lead.referrer ?? null},
              ${lead.utmSource ?? null}, ${lead.utmMedium ?? null}, ${platform !== null}, ${platform},
              ${data.receivedAt}::timestamptz, ${day}::date
-      FROM claimed
+      FROM claim
       ON CONFLICT DO NOTHING
       RETURNING platform
     ), counted AS (
@@ -53,10 +55,9 @@ export async function applyLead(db: PrismaClient | Prisma.TransactionClient, dat
       SELECT ${propertyId}::uuid, ${day}::date, platform, 1 FROM inserted WHERE platform IS NOT NULL
       ON CONFLICT (property_id, day, platform) DO UPDATE SET leads = ai_lead_daily_counts.leads + 1
     )
-    SELECT EXISTS (SELECT 1 FROM property) AS property, EXISTS (SELECT 1 FROM claimed) AS claimed,
-           EXISTS (SELECT 1 FROM inserted) AS inserted`;
-  if (!steps?.property) return { applied: false, reason: 'property_gone' };
-  if (!steps.claimed) return { applied: false, reason: 'duplicate' };
-  if (!steps.inserted) return { applied: false, reason: 'duplicate_event' };
+    SELECT ${claim.outcome}, EXISTS (SELECT 1 FROM inserted) AS inserted`;
+  const unclaimed = unclaimedReason(steps);
+  if (unclaimed) return { applied: false, reason: unclaimed };
+  if (!steps?.inserted) return { applied: false, reason: 'duplicate_event' };
   return { applied: true };
 }

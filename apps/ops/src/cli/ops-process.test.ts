@@ -3,20 +3,18 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
-import { ROOT, testDb, testEnv, uniqueSlug } from '@vt/test-support';
+import { nodeArguments, testDb, testEnv, uniqueSlug } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureDeploymentSecrets } from '../env-file.ts';
 import { ops } from './testing/run-ops.ts';
 
-// `pnpm ops` as an operator runs it: the real entry point (apps/ops/src/main.ts through tsx, as
-// the root package's `ops` script runs it) in a directory of its own, with an environment of its
-// own: the .env it reads, its usage errors, its progress line on a terminal (a real pty, from
-// util-linux's `script`) and nowhere else.
+// The ops CLI as an operator runs it: the real entry point, compiled from apps/ops/src/main.ts as
+// the production image runs it (`pnpm ops` runs the same sources through tsx), in a directory of
+// its own, with an environment of its own: the .env it reads, its usage errors, its progress line
+// on a terminal (a real pty, from util-linux's `script`) and nowhere else.
 
-const TSX = fileURLToPath(import.meta.resolve('tsx'));
-const MAIN = `${ROOT}apps/ops/src/main.ts`;
+const OPS = nodeArguments('apps/ops/src/main.ts');
 const dirs: string[] = [];
 const suffix = randomBytes(4).toString('hex');
 
@@ -43,7 +41,7 @@ function runOps(args: string[], options: { cwd: string; env?: Record<string, str
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      ['--import', TSX, MAIN, ...args],
+      [...OPS, ...args],
       { cwd: options.cwd, env: { ...baseEnv, ...options.env }, timeout: 60_000 },
       (err, stdout, stderr) =>
         resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }),
@@ -54,7 +52,7 @@ function runOps(args: string[], options: { cwd: string; env?: Record<string, str
 /** The same, on a terminal: util-linux's `script` gives it a pty for stdin, stdout and stderr. */
 function runOpsOnTerminal(args: string[], options: { cwd: string; env?: Record<string, string> }) {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, '--import', TSX, MAIN, ...args].map(quote).join(' ');
+  const command = [process.execPath, ...OPS, ...args].map(quote).join(' ');
   return new Promise<{ code: number | null; output: string }>((resolve) => {
     execFile(
       'script',

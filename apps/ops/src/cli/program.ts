@@ -253,7 +253,7 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
   };
 }
 
-/** Every command's words (`crawl status`, `leads`): what the README's table of commands lists. */
+/** Every command's words (`crawl status`, `leads`): what the operators' table of commands lists (docs/operators.md, "Operator CLI"). */
 export function opsCommandPaths(): string[] {
   const { program } = buildOpsProgram({ env: {}, stdout: () => {}, stderr: () => {} }, false);
   const walk = (command: Command, path: string[]): string[] =>

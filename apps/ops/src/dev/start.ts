@@ -71,7 +71,7 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
         // exec: the app itself receives the signal and reports its own exit code. The compiled
         // app, with plain node, as production runs it (`pnpm start` builds them first).
         command: `exec "${process.execPath}" apps/${app}/dist/main.js`,
-        // As the Dockerfile runs them (README, "Memory"); a value of the operator's own wins.
+        // As the Dockerfile runs them (docs/operators.md, "Memory"); a value of the operator's own wins.
         env: { MALLOC_ARENA_MAX: '2', ...env },
       })),
       {

@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import '../errors.ts'; // extends zod with .openapi()
+import {
+  DOMAIN_INPUT_MAX,
+  EMAIL_MAX,
+  NAME_MAX,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  SLUG_MAX,
+  SLUG_MIN,
+  TERMS_MAX,
+  URL_MAX,
+} from './limits.ts';
 
 // The console's input fields, shared by the console's request schemas and the ops CLI, so a slug,
 // an email or a domain is checked the same way wherever it enters.
-
-const SLUG_MIN = 3;
-const SLUG_MAX = 48;
-const PASSWORD_MIN = 10;
-/** argon2 hashes any length; the cap keeps a hostile megabyte password from costing anything extra. */
-const PASSWORD_MAX = 256;
 
 /**
  * Slugs a team may not take: they name, or may one day name, the console's own pages and hosts.
@@ -86,7 +91,7 @@ export const slugSchema = z
 export const emailSchema = z
   .string()
   .trim()
-  .max(320)
+  .max(EMAIL_MAX)
   .pipe(z.email())
   .transform((v) => v.toLowerCase())
   .openapi({ description: 'An email address; compared case-insensitively.', example: 'ada@example.com' });
@@ -97,7 +102,7 @@ export const passwordSchema = z
   .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`)
   .openapi({ description: `${PASSWORD_MIN}–${PASSWORD_MAX} characters.`, format: 'password' });
 
-export const displayNameSchema = z.string().trim().min(1, 'must not be empty').max(200);
+export const displayNameSchema = z.string().trim().min(1, 'must not be empty').max(NAME_MAX);
 
 export const roleSchema = z.enum(['owner', 'admin', 'member']).openapi({
   description:
@@ -121,7 +126,7 @@ export const uuidSchema = z.uuid();
  */
 export const domainSchema = z
   .string()
-  .max(2048)
+  .max(DOMAIN_INPUT_MAX)
   .transform((raw, ctx) => {
     const text = raw.trim().toLowerCase();
     const withScheme = /^[a-z][a-z0-9+.-]*:\/\//.test(text) ? text : `https://${text}`;
@@ -149,8 +154,8 @@ export const domainSchema = z
 
 /** Brand terms, competitor terms, prompt tags: short trimmed words, no duplicates kept. */
 export const termListSchema = z
-  .array(z.string().trim().min(1, 'must not be empty').max(200))
-  .max(50)
+  .array(z.string().trim().min(1, 'must not be empty').max(NAME_MAX))
+  .max(TERMS_MAX)
   .transform((terms) => [...new Set(terms)]);
 
 /** IANA time zone names the runtime knows (Europe/Paris, UTC). */
@@ -181,7 +186,7 @@ export const teamBrandingSchema = z
     displayName: displayNameSchema.optional(),
     logoUrl: z
       .url({ protocol: /^https$/, error: 'must be an https URL' })
-      .max(2048)
+      .max(URL_MAX)
       .optional(),
     accentColor: z
       .string()

@@ -1,6 +1,7 @@
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './limits.ts';
 export { buildConsoleOpenApiDocument } from './openapi.ts';
 export * from './requests.ts';
 export * from './resources.ts';

@@ -20,6 +20,7 @@ import {
   termListSchema,
   uuidSchema,
 } from './fields.ts';
+import { API_KEY_PROPERTIES_MAX, NAME_MAX, PROMPT_TEXT_MAX, SIGN_IN_PASSWORD_MAX } from './limits.ts';
 
 // Request bodies and queries of the console API. Bodies are strict: an unknown field is refused
 // with its name in `details`, so a typo never passes silently.
@@ -30,7 +31,7 @@ export const signUpBody = z
 
 /** Any password is accepted as input: the rules apply when one is set, not when one is tried. */
 export const signInBody = z
-  .strictObject({ email: emailSchema, password: z.string().min(1).max(1024) })
+  .strictObject({ email: emailSchema, password: z.string().min(1).max(SIGN_IN_PASSWORD_MAX) })
   .openapi('SignIn');
 
 export const selectTeamBody = z.strictObject({ teamId: uuidSchema }).openapi('SelectTeam');
@@ -46,7 +47,7 @@ export const updateTeamBody = z
   })
   .openapi('UpdateTeam');
 
-export const checkSlugQuery = z.object({ slug: z.string().max(200) });
+export const checkSlugQuery = z.object({ slug: z.string().max(NAME_MAX) });
 
 export const changeRoleBody = z.strictObject({ userId: uuidSchema, role: roleSchema }).openapi('ChangeRole');
 
@@ -85,7 +86,7 @@ export const createCompetitorBody = z
 
 export const createPromptBody = z
   .strictObject({
-    text: z.string().trim().min(1, 'must not be empty').max(2000),
+    text: z.string().trim().min(1, 'must not be empty').max(PROMPT_TEXT_MAX),
     tags: termListSchema.optional(),
   })
   .openapi('CreatePrompt');
@@ -105,7 +106,7 @@ export const createApiKeyBody = z
     access: accessSchema.default('read'),
     propertyIds: z
       .array(uuidSchema)
-      .max(500)
+      .max(API_KEY_PROPERTIES_MAX)
       .optional()
       .openapi({ description: 'Scope the key to these properties of the team; omit for every property.' }),
   })

@@ -1,9 +1,10 @@
 import { Link, useParams } from 'react-router';
-import { type Activity, api, type Me, type PropertyDetail, type TeamDetail } from '../api.ts';
 import { StackedDailyBars } from '../components/charts.tsx';
 import { RangePicker } from '../components/RangePicker.tsx';
 import { Table } from '../components/Table.tsx';
+import { consoleApi } from '../console-client.ts';
 import { useConsoleData } from '../console-data.tsx';
+import type { Activity, PropertyDetail } from '../console-types.ts';
 import { daysOf, pivotByDay, useDayRange } from '../range.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
@@ -16,12 +17,12 @@ export function ActivityPage() {
   const range = useDayRange();
   const { data, error } = useConsoleData(`${teamId}/${propertyId}/${range.key}`, async () => {
     const [me, team, detail] = await Promise.all([
-      api<Me>('/api/me'),
-      api<TeamDetail>('/api/team', { teamId }),
-      api<{ property: PropertyDetail }>(`/api/properties/${propertyId}`, { teamId }),
+      consoleApi.getMe(),
+      consoleApi.getTeam(teamId),
+      consoleApi.getProperty(teamId, propertyId),
     ]);
     const { from, to } = range.resolve(team.team.settings.defaultDayRange ?? 30);
-    const activity = await api<Activity>(`/api/properties/${propertyId}/activity?from=${from}&to=${to}`, { teamId });
+    const activity = await consoleApi.getActivity(teamId, propertyId, { from, to });
     return { me, property: detail.property, activity };
   });
 

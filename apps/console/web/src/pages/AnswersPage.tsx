@@ -1,20 +1,17 @@
 import { Fragment, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import {
-  type AnswerRow,
-  api,
-  type Me,
-  type PropertyDetail,
-  type PropertyResponses,
-  type PropertyTasks,
-  type ShareOfVoice,
-  type TeamDetail,
-  type VisibilityOverTime,
-} from '../api.ts';
 import { DailyRateLines, ShareBars } from '../components/charts.tsx';
 import { RangePicker } from '../components/RangePicker.tsx';
 import { Table } from '../components/Table.tsx';
+import { consoleApi } from '../console-client.ts';
 import { useConsoleData } from '../console-data.tsx';
+import type {
+  AnswerRow,
+  PropertyDetail,
+  PropertyResponses,
+  ShareOfVoice,
+  VisibilityOverTime,
+} from '../console-types.ts';
 import { daysOf, useDayRange, withParams } from '../range.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
@@ -30,24 +27,27 @@ export function AnswersPage() {
   const model = params.get('model') ?? '';
   const mentioned = params.get('mentioned') ?? '';
   const offset = Math.max(0, Number.parseInt(params.get('offset') ?? '0', 10) || 0);
-  const base = `/api/properties/${propertyId}`;
 
   const { data, error } = useConsoleData(
     `${teamId}/${propertyId}/${range.key}/${model}/${mentioned}/${offset}`,
     async () => {
       const [me, team, detail] = await Promise.all([
-        api<Me>('/api/me'),
-        api<TeamDetail>('/api/team', { teamId }),
-        api<{ property: PropertyDetail }>(base, { teamId }),
+        consoleApi.getMe(),
+        consoleApi.getTeam(teamId),
+        consoleApi.getProperty(teamId, propertyId),
       ]);
       const { from, to } = range.resolve(team.team.settings.defaultDayRange ?? 30);
-      const days = `from=${from}&to=${to}`;
-      const filters = `${model ? `&model=${model}` : ''}${mentioned ? `&mentioned=${mentioned}` : ''}`;
+      const days = { from, to };
+      // An empty filter is left out of the query, not sent empty.
+      const filters = {
+        ...(model ? { model } : {}),
+        ...(mentioned === 'true' || mentioned === 'false' ? { mentioned: mentioned === 'true' } : {}),
+      };
       const [visibility, share, responses, tasks] = await Promise.all([
-        api<VisibilityOverTime>(`${base}/visibility?${days}`, { teamId }),
-        api<ShareOfVoice>(`${base}/share-of-voice?${days}`, { teamId }),
-        api<PropertyResponses>(`${base}/responses?${days}${filters}&limit=${PAGE}&offset=${offset}`, { teamId }),
-        api<PropertyTasks>(`${base}/tasks?limit=50`, { teamId }),
+        consoleApi.getVisibilityOverTime(teamId, propertyId, days),
+        consoleApi.getShareOfVoice(teamId, propertyId, days),
+        consoleApi.listPropertyResponses(teamId, propertyId, { ...days, ...filters, limit: PAGE, offset }),
+        consoleApi.listPropertyTasks(teamId, propertyId, { limit: 50 }),
       ]);
       return { me, property: detail.property, visibility, share, responses, tasks };
     },

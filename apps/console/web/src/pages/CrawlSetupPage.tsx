@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
-import { api, type CrawlLog, type CrawlSetup, type Me, type PropertyDetail } from '../api.ts';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import { Loading, SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
 
@@ -13,16 +13,21 @@ const STATUS_MEANING: Record<string, string> = {
   disconnected: 'Disconnected: ingestion is switched off; batches are refused.',
 };
 
+const CRAWL_ACTIONS = {
+  rotate: consoleApi.rotateCrawlToken,
+  disconnect: consoleApi.disconnectCrawl,
+  reconnect: consoleApi.reconnectCrawl,
+};
+
 /** The crawl setup dialog: endpoint, token (owners and admins), status, senders, delivery log. */
 export function CrawlSetupPage() {
   const { teamId = '', propertyId = '' } = useParams();
-  const base = `/api/properties/${propertyId}/crawl`;
   const { data, setData, error, run } = useConsoleData(`${teamId}/${propertyId}`, async () => {
     const [me, detail, setup, log] = await Promise.all([
-      api<Me>('/api/me'),
-      api<{ property: PropertyDetail }>(`/api/properties/${propertyId}`, { teamId }),
-      api<CrawlSetup>(base, { teamId }),
-      api<CrawlLog>(`${base}/log`, { teamId }),
+      consoleApi.getMe(),
+      consoleApi.getProperty(teamId, propertyId),
+      consoleApi.getCrawlSetup(teamId, propertyId),
+      consoleApi.getCrawlLog(teamId, propertyId),
     ]);
     return { me, property: detail.property, setup, log };
   });
@@ -32,7 +37,7 @@ export function CrawlSetupPage() {
 
   const { ask, dialog } = useConfirm();
 
-  async function act(action: 'rotate' | 'disconnect' | 'reconnect') {
+  async function act(action: keyof typeof CRAWL_ACTIONS) {
     const question =
       action === 'rotate'
         ? {
@@ -49,7 +54,7 @@ export function CrawlSetupPage() {
           : null;
     if (question && !(await ask(question))) return;
     void run(async () => {
-      const updated = await api<CrawlSetup>(`${base}/${action}`, { method: 'POST', teamId });
+      const updated = await CRAWL_ACTIONS[action](teamId, propertyId);
       setData((current) => (current ? { ...current, setup: updated } : current));
     });
   }

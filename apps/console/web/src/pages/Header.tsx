@@ -1,11 +1,12 @@
 import { Link, useNavigate } from 'react-router';
-import { api, type Me } from '../api.ts';
+import { consoleApi } from '../console-client.ts';
+import type { Me } from '../console-types.ts';
 
 /** The team switcher and sign-out, on every signed-in page. */
 export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
   const navigate = useNavigate();
   async function signOut() {
-    await api('/api/auth/sign-out', { method: 'POST' }).catch(() => undefined);
+    await consoleApi.signOut().catch(() => undefined);
     navigate('/sign-in');
   }
   return (
@@ -17,7 +18,7 @@ export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
           <select
             value={teamId}
             onChange={async (e) => {
-              await api('/api/session/team', { method: 'PUT', body: { teamId: e.target.value } });
+              await consoleApi.selectTeam({ teamId: e.target.value });
               navigate(`/t/${e.target.value}`);
             }}
           >

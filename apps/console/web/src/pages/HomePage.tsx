@@ -1,13 +1,14 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, api, type Me } from '../api.ts';
+import { ApiError } from '../api-error.ts';
+import { consoleApi } from '../console-client.ts';
 import { Loading } from './ViewPage.tsx';
 
 /** `/`: the person's current team, else creating one; signing in first when there is no session. */
 export function HomePage() {
   const navigate = useNavigate();
   useEffect(() => {
-    api<Me>('/api/me').then(
+    consoleApi.getMe().then(
       (me) => {
         const teamId = me.currentTeamId ?? me.teams[0]?.id;
         navigate(teamId ? `/t/${teamId}` : '/teams/new', { replace: true });

@@ -1,12 +1,13 @@
+import { NAME_MAX } from '@vt/contracts/console-limits';
 import { type FormEvent, useState } from 'react';
 import { useParams } from 'react-router';
-import { type ApiKeys, api, type CreatedApiKey, type Me, type Property } from '../api.ts';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
+import type { ApiKey, ApiKeyAccess } from '../console-types.ts';
+import { fieldChoice, fieldText } from '../form-fields.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
-
-type ApiKey = ApiKeys['keys'][number];
 
 /** Read API keys: the list (never a key), and for owners and admins, create (shown once) and revoke. */
 export function KeysPage() {
@@ -14,9 +15,9 @@ export function KeysPage() {
   const [created, setCreated] = useState<{ name: string; secret: string } | null>(null);
   const { data, error, reload, run } = useConsoleData(teamId, async () => {
     const [me, list, props] = await Promise.all([
-      api<Me>('/api/me'),
-      api<ApiKeys>('/api/keys', { teamId }),
-      api<{ properties: Property[] }>('/api/properties', { teamId }),
+      consoleApi.getMe(),
+      consoleApi.listApiKeys(teamId),
+      consoleApi.listProperties(teamId),
     ]);
     return { me, keys: list.keys, properties: props.properties };
   });
@@ -32,14 +33,10 @@ export function KeysPage() {
     const fields = new FormData(form);
     const chosen = fields.getAll('propertyIds').map(String);
     void run(async () => {
-      const answer = await api<CreatedApiKey>('/api/keys', {
-        method: 'POST',
-        teamId,
-        body: {
-          name: fields.get('name'),
-          access: fields.get('access'),
-          ...(chosen.length ? { propertyIds: chosen } : {}),
-        },
+      const answer = await consoleApi.createApiKey(teamId, {
+        name: fieldText(fields, 'name'),
+        access: fieldChoice<ApiKeyAccess>(fields, 'access'),
+        ...(chosen.length ? { propertyIds: chosen } : {}),
       });
       setCreated({ name: answer.key.name, secret: answer.secret });
       form.reset();
@@ -57,7 +54,7 @@ export function KeysPage() {
     });
     if (!yes) return;
     void run(async () => {
-      await api(`/api/keys/${key.id}`, { method: 'DELETE', teamId });
+      await consoleApi.revokeApiKey(teamId, key.id);
       await reload();
     });
   }
@@ -124,7 +121,7 @@ export function KeysPage() {
         <form onSubmit={create} aria-label="Create a key" className="inline">
           <h2>Create a key</h2>
           <label>
-            Key name <input name="name" required maxLength={200} defaultValue="API key" />
+            Key name <input name="name" required maxLength={NAME_MAX} defaultValue="API key" />
           </label>
           <label>
             Access{' '}

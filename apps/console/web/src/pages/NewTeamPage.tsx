@@ -1,7 +1,11 @@
+import { NAME_MAX, SLUG_MAX, SLUG_MIN, SLUG_PATTERN } from '@vt/contracts/console-limits';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { ApiError, api, type SlugCheck } from '../api.ts';
+import { ApiError } from '../api-error.ts';
+import { consoleApi } from '../console-client.ts';
 import { ErrorLine, errorText } from '../console-data.tsx';
+import type { SlugCheck } from '../console-types.ts';
+import { fieldText } from '../form-fields.ts';
 
 /** A new team, with the slug checked as it is typed; its creator becomes its owner. */
 export function NewTeamPage() {
@@ -13,7 +17,7 @@ export function NewTeamPage() {
   useEffect(() => {
     if (!slug) return setCheck(null);
     const timer = setTimeout(() => {
-      api<SlugCheck>(`/api/teams/check-slug?slug=${encodeURIComponent(slug)}`).then(setCheck, () => setCheck(null));
+      consoleApi.checkSlug({ slug }).then(setCheck, () => setCheck(null));
     }, 250);
     return () => clearTimeout(timer);
   }, [slug]);
@@ -22,10 +26,7 @@ export function NewTeamPage() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     try {
-      const created = await api<{ team: { id: string } }>('/api/teams', {
-        method: 'POST',
-        body: { name: form.get('name'), slug },
-      });
+      const created = await consoleApi.createTeam({ name: fieldText(form, 'name'), slug });
       navigate(`/t/${created.team.id}`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return navigate('/sign-in');
@@ -38,10 +39,20 @@ export function NewTeamPage() {
       <h1>Create a team</h1>
       <form onSubmit={submit} aria-label="Create a team">
         <label>
-          Name <input name="name" required maxLength={200} />
+          Name <input name="name" required maxLength={NAME_MAX} />
         </label>
         <label>
-          URL name (slug) <input name="slug" required value={slug} onChange={(e) => setSlug(e.target.value)} />
+          URL name (slug){' '}
+          <input
+            name="slug"
+            required
+            minLength={SLUG_MIN}
+            maxLength={SLUG_MAX}
+            pattern={SLUG_PATTERN}
+            title="Lower-case letters, digits and inner hyphens"
+            value={slug}
+            onChange={(e) => setSlug(e.target.value)}
+          />
         </label>
         {check && (
           <p className={check.available ? 'ok' : 'error'} aria-live="polite">

@@ -1,8 +1,11 @@
+import { NAME_MAX, PROMPT_TEXT_MAX } from '@vt/contracts/console-limits';
 import type { FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api, type Me, type PropertyDetail } from '../api.ts';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
+import type { Plan } from '../console-types.ts';
+import { fieldChoice, fieldText } from '../form-fields.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
 /** "Acme, ACME Corp" or one per line → the API's term list. */
@@ -16,17 +19,16 @@ const termsOf = (text: FormDataEntryValue | null) =>
 export function PropertySettingsPage() {
   const { teamId = '', propertyId = '' } = useParams();
   const navigate = useNavigate();
-  const base = `/api/properties/${propertyId}`;
   const { ask, dialog } = useConfirm();
   const { data, setData, error, run } = useConsoleData(`${teamId}/${propertyId}`, async () => {
-    const [me, detail] = await Promise.all([api<Me>('/api/me'), api<{ property: PropertyDetail }>(base, { teamId })]);
+    const [me, detail] = await Promise.all([consoleApi.getMe(), consoleApi.getProperty(teamId, propertyId)]);
     return { me, property: detail.property };
   });
   const me = data?.me ?? null;
   const property = data?.property ?? null;
   const manages = canManage(me, teamId);
   const refresh = async () => {
-    const detail = await api<{ property: PropertyDetail }>(base, { teamId });
+    const detail = await consoleApi.getProperty(teamId, propertyId);
     setData((current) => (current ? { ...current, property: detail.property } : current));
   };
   /** Asks first; changes only on yes. */
@@ -63,21 +65,17 @@ export function PropertySettingsPage() {
                 key={property.brandTerms.join('\n') + property.name + property.plan + property.countDualUseAsAi}
                 onSubmit={submit(
                   (f) =>
-                    api(base, {
-                      method: 'PATCH',
-                      teamId,
-                      body: {
-                        name: f.get('name'),
-                        plan: f.get('plan'),
-                        brandTerms: termsOf(f.get('brandTerms')),
-                        countDualUseAsAi: f.get('countDualUseAsAi') === 'on',
-                      },
+                    consoleApi.updateProperty(teamId, propertyId, {
+                      name: fieldText(f, 'name'),
+                      plan: fieldChoice<Plan>(f, 'plan'),
+                      brandTerms: termsOf(f.get('brandTerms')),
+                      countDualUseAsAi: f.get('countDualUseAsAi') === 'on',
                     }),
                   false,
                 )}
               >
                 <label>
-                  Name <input name="name" required maxLength={200} defaultValue={property.name} />
+                  Name <input name="name" required maxLength={NAME_MAX} defaultValue={property.name} />
                 </label>
                 <label>
                   Plan{' '}
@@ -134,7 +132,7 @@ export function PropertySettingsPage() {
                               confirm: 'Stop tracking',
                             },
                             async () => {
-                              await api(`${base}/competitors/${c.id}`, { method: 'DELETE', teamId });
+                              await consoleApi.removeCompetitor(teamId, propertyId, c.id);
                               await refresh();
                             },
                           )
@@ -152,19 +150,15 @@ export function PropertySettingsPage() {
                 aria-label="Add a competitor"
                 className="inline"
                 onSubmit={submit((f) =>
-                  api(`${base}/competitors`, {
-                    method: 'POST',
-                    teamId,
-                    body: {
-                      name: f.get('name'),
-                      ...(f.get('domain') ? { domain: f.get('domain') } : {}),
-                      ...(termsOf(f.get('terms')).length ? { terms: termsOf(f.get('terms')) } : {}),
-                    },
+                  consoleApi.addCompetitor(teamId, propertyId, {
+                    name: fieldText(f, 'name'),
+                    ...(fieldText(f, 'domain') ? { domain: fieldText(f, 'domain') } : {}),
+                    ...(termsOf(f.get('terms')).length ? { terms: termsOf(f.get('terms')) } : {}),
                   }),
                 )}
               >
                 <label>
-                  Competitor <input name="name" required maxLength={200} />
+                  Competitor <input name="name" required maxLength={NAME_MAX} />
                 </label>
                 <label>
                   Domain (optional) <input name="domain" placeholder="rival.com" />
@@ -195,11 +189,7 @@ export function PropertySettingsPage() {
                           className="secondary small"
                           onClick={() =>
                             run(async () => {
-                              await api(`${base}/prompts/${p.id}`, {
-                                method: 'PATCH',
-                                teamId,
-                                body: { active: !p.active },
-                              });
+                              await consoleApi.updatePrompt(teamId, propertyId, p.id, { active: !p.active });
                               await refresh();
                             })
                           }
@@ -217,7 +207,7 @@ export function PropertySettingsPage() {
                                 confirm: 'Delete prompt',
                               },
                               async () => {
-                                await api(`${base}/prompts/${p.id}`, { method: 'DELETE', teamId });
+                                await consoleApi.removePrompt(teamId, propertyId, p.id);
                                 await refresh();
                               },
                             )
@@ -236,19 +226,20 @@ export function PropertySettingsPage() {
                 aria-label="Add a prompt"
                 className="inline"
                 onSubmit={submit((f) =>
-                  api(`${base}/prompts`, {
-                    method: 'POST',
-                    teamId,
-                    body: {
-                      text: f.get('text'),
-                      ...(termsOf(f.get('tags')).length ? { tags: termsOf(f.get('tags')) } : {}),
-                    },
+                  consoleApi.addPrompt(teamId, propertyId, {
+                    text: fieldText(f, 'text'),
+                    ...(termsOf(f.get('tags')).length ? { tags: termsOf(f.get('tags')) } : {}),
                   }),
                 )}
               >
                 <label className="wide">
                   Prompt{' '}
-                  <input name="text" required maxLength={2000} placeholder="What is the best CRM for startups?" />
+                  <input
+                    name="text"
+                    required
+                    maxLength={PROMPT_TEXT_MAX}
+                    placeholder="What is the best CRM for startups?"
+                  />
                 </label>
                 <label>
                   Tags (optional, comma-separated) <input name="tags" />
@@ -273,7 +264,7 @@ export function PropertySettingsPage() {
                       confirm: 'Delete property',
                     },
                     async () => {
-                      await api(base, { method: 'DELETE', teamId });
+                      await consoleApi.deleteProperty(teamId, propertyId);
                       navigate(`/t/${teamId}`);
                     },
                   )

@@ -1,7 +1,9 @@
+import { NAME_MAX, PASSWORD_MIN } from '@vt/contracts/console-limits';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api } from '../api.ts';
+import { consoleApi } from '../console-client.ts';
 import { ErrorLine, errorText } from '../console-data.tsx';
+import { fieldText } from '../form-fields.ts';
 
 /** Sign in, or create an account: the session comes back as an httpOnly cookie. */
 export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
@@ -16,12 +18,11 @@ export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
     setBusy(true);
     setError(null);
     try {
-      await api(`/api/auth/${mode}`, {
-        method: 'POST',
-        body: signUp
-          ? { name: form.get('name'), email: form.get('email'), password: form.get('password') }
-          : { email: form.get('email'), password: form.get('password') },
-      });
+      const email = fieldText(form, 'email');
+      const password = fieldText(form, 'password');
+      await (signUp
+        ? consoleApi.signUp({ name: fieldText(form, 'name'), email, password })
+        : consoleApi.signIn({ email, password }));
       navigate('/');
     } catch (err) {
       setError(errorText(err));
@@ -36,7 +37,7 @@ export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
       <form onSubmit={submit} aria-label={signUp ? 'Sign up' : 'Sign in'}>
         {signUp && (
           <label>
-            Name <input name="name" required maxLength={200} autoComplete="name" />
+            Name <input name="name" required maxLength={NAME_MAX} autoComplete="name" />
           </label>
         )}
         <label>
@@ -48,7 +49,7 @@ export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
             name="password"
             type="password"
             required
-            minLength={signUp ? 10 : 1}
+            minLength={signUp ? PASSWORD_MIN : 1}
             autoComplete={signUp ? 'new-password' : 'current-password'}
           />
         </label>

@@ -1,17 +1,17 @@
+import { NAME_MAX } from '@vt/contracts/console-limits';
 import type { FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
-import { api, type Me, type Property } from '../api.ts';
+import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
+import type { Plan } from '../console-types.ts';
+import { fieldChoice, fieldText } from '../form-fields.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
 /** A team's properties; owners and admins create them. */
 export function TeamPage() {
   const { teamId = '' } = useParams();
   const { data, error, reload, run } = useConsoleData(teamId, async () => {
-    const [me, list] = await Promise.all([
-      api<Me>('/api/me'),
-      api<{ properties: Property[] }>('/api/properties', { teamId }),
-    ]);
+    const [me, list] = await Promise.all([consoleApi.getMe(), consoleApi.listProperties(teamId)]);
     return { me, properties: list.properties };
   });
   const me = data?.me ?? null;
@@ -22,10 +22,10 @@ export function TeamPage() {
     const form = event.currentTarget;
     const fields = new FormData(form);
     void run(async () => {
-      await api('/api/properties', {
-        method: 'POST',
-        teamId,
-        body: { name: fields.get('name'), domain: fields.get('domain'), plan: fields.get('plan') },
+      await consoleApi.createProperty(teamId, {
+        name: fieldText(fields, 'name'),
+        domain: fieldText(fields, 'domain'),
+        plan: fieldChoice<Plan>(fields, 'plan'),
       });
       form.reset();
       await reload();
@@ -72,7 +72,7 @@ export function TeamPage() {
         <form onSubmit={create} aria-label="Add a property" className="inline">
           <h2>Add a property</h2>
           <label>
-            Name <input name="name" required maxLength={200} />
+            Name <input name="name" required maxLength={NAME_MAX} />
           </label>
           <label>
             Domain <input name="domain" required placeholder="example.com" />

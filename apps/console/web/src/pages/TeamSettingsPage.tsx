@@ -1,9 +1,12 @@
+import { NAME_MAX, SLUG_MAX, SLUG_MIN, SLUG_PATTERN, URL_MAX } from '@vt/contracts/console-limits';
 import { canManageTeam } from '@vt/contracts/role-rules';
 import { type FormEvent, useId } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api, type Me, type Member, type Role, type TeamDetail } from '../api.ts';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { consoleApi } from '../console-client.ts';
 import { useConsoleData } from '../console-data.tsx';
+import type { Me, Member, Role, TeamDetail, TeamSettings } from '../console-types.ts';
+import { fieldChoice, fieldText } from '../form-fields.ts';
 import { removalReason, roleChangeReason } from '../roles.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
@@ -15,12 +18,12 @@ export function TeamSettingsPage() {
   const navigate = useNavigate();
   const { ask, dialog } = useConfirm();
   const { data, setData, error, run } = useConsoleData(teamId, async () => {
-    const [me, team] = await Promise.all([api<Me>('/api/me'), api<TeamDetail>('/api/team', { teamId })]);
+    const [me, team] = await Promise.all([consoleApi.getMe(), consoleApi.getTeam(teamId)]);
     return { me, team };
   });
   const detail = data?.team ?? null;
   const refresh = async () => {
-    const team = await api<TeamDetail>('/api/team', { teamId });
+    const team = await consoleApi.getTeam(teamId);
     setData((current) => (current ? { ...current, team } : current));
   };
   const manages = detail ? canManageTeam(detail.role) : false;
@@ -31,19 +34,15 @@ export function TeamSettingsPage() {
     const text = (name: string) => String(f.get(name) ?? '').trim();
     const optional = (name: string) => (text(name) ? { [name]: text(name) } : {});
     void run(async () => {
-      await api('/api/team', {
-        method: 'PATCH',
-        teamId,
-        body: {
-          name: text('name'),
-          slug: text('slug'),
-          settings: {
-            ...optional('timeZone'),
-            weekStartsOn: text('weekStartsOn'),
-            defaultDayRange: Number(text('defaultDayRange')),
-          },
-          branding: { ...optional('displayName'), ...optional('logoUrl'), accentColor: text('accentColor') },
+      await consoleApi.updateTeam(teamId, {
+        name: text('name'),
+        slug: text('slug'),
+        settings: {
+          ...optional('timeZone'),
+          weekStartsOn: text('weekStartsOn') as TeamSettings['weekStartsOn'],
+          defaultDayRange: Number(text('defaultDayRange')) as TeamSettings['defaultDayRange'],
         },
+        branding: { ...optional('displayName'), ...optional('logoUrl'), accentColor: text('accentColor') },
       });
       await refresh();
     });
@@ -54,7 +53,7 @@ export function TeamSettingsPage() {
     const form = event.currentTarget;
     const f = new FormData(form);
     void run(async () => {
-      await api('/api/team/members', { method: 'POST', teamId, body: { email: f.get('email'), role: f.get('role') } });
+      await consoleApi.addMember(teamId, { email: fieldText(f, 'email'), role: fieldChoice<Role>(f, 'role') });
       form.reset();
       await refresh();
     });
@@ -78,16 +77,16 @@ export function TeamSettingsPage() {
             >
               <fieldset disabled={!manages} className="contents">
                 <label>
-                  Name <input name="name" required maxLength={200} defaultValue={detail.team.name} />
+                  Name <input name="name" required maxLength={NAME_MAX} defaultValue={detail.team.name} />
                 </label>
                 <label>
                   URL name (slug){' '}
                   <input
                     name="slug"
                     required
-                    minLength={3}
-                    maxLength={48}
-                    pattern="[a-z0-9]([a-z0-9\-]*[a-z0-9])?"
+                    minLength={SLUG_MIN}
+                    maxLength={SLUG_MAX}
+                    pattern={SLUG_PATTERN}
                     title="Lower-case letters, digits and inner hyphens"
                     defaultValue={detail.team.slug}
                   />
@@ -117,7 +116,11 @@ export function TeamSettingsPage() {
                 </label>
                 <label>
                   Display name{' '}
-                  <input name="displayName" maxLength={200} defaultValue={detail.team.branding.displayName ?? ''} />
+                  <input
+                    name="displayName"
+                    maxLength={NAME_MAX}
+                    defaultValue={detail.team.branding.displayName ?? ''}
+                  />
                 </label>
                 <label>
                   Logo URL (https){' '}
@@ -125,6 +128,7 @@ export function TeamSettingsPage() {
                     name="logoUrl"
                     type="url"
                     pattern="https://.*"
+                    maxLength={URL_MAX}
                     defaultValue={detail.team.branding.logoUrl ?? ''}
                   />
                 </label>
@@ -144,7 +148,7 @@ export function TeamSettingsPage() {
               me={data?.me ?? null}
               onRole={(m, role) =>
                 run(async () => {
-                  await api('/api/team/role', { method: 'PUT', teamId, body: { userId: m.userId, role } });
+                  await consoleApi.changeRole(teamId, { userId: m.userId, role });
                   await refresh();
                 })
               }
@@ -161,10 +165,10 @@ export function TeamSettingsPage() {
                 if (!yes) return;
                 void run(async () => {
                   if (isSelf) {
-                    await api('/api/team/leave', { method: 'POST', teamId });
+                    await consoleApi.leaveTeam(teamId);
                     navigate('/');
                   } else {
-                    await api(`/api/team/members/${m.userId}`, { method: 'DELETE', teamId });
+                    await consoleApi.removeMember(teamId, m.userId);
                     await refresh();
                   }
                 });

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
-import type { Me } from '../api.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { ErrorLine } from '../console-data.tsx';
+import type { Me } from '../console-types.ts';
 import { Header } from './Header.tsx';
 
 const PROPERTY_TABS = [

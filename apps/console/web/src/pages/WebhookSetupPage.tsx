@@ -1,12 +1,9 @@
-import type { ConsoleAnswer } from '@vt/contracts/console';
 import { useParams } from 'react-router';
-import { api, type Me, type PropertyDetail } from '../api.ts';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { consoleApi } from '../console-client.ts';
 import { useConsoleData } from '../console-data.tsx';
+import type { WebhookSetup } from '../console-types.ts';
 import { Loading, SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
-
-type WebhookSetup = ConsoleAnswer<'getWebhookSetup'>;
-type WebhookLog = ConsoleAnswer<'getWebhookLog'>;
 
 const STATUS_MEANING: Record<WebhookSetup['status'], string> = {
   not_verified: 'Not verified: nothing has arrived yet.',
@@ -58,12 +55,11 @@ function signingExamples(url: string, secret: string) {
 export function WebhookSetupPage() {
   const { teamId = '', propertyId = '' } = useParams();
   const { data, error } = useConsoleData(`${teamId}/${propertyId}`, async () => {
-    const base = `/api/properties/${propertyId}/webhook`;
     const [me, detail, setup, log] = await Promise.all([
-      api<Me>('/api/me'),
-      api<{ property: PropertyDetail }>(`/api/properties/${propertyId}`, { teamId }),
-      api<WebhookSetup>(base, { teamId }),
-      api<WebhookLog>(`${base}/log`, { teamId }),
+      consoleApi.getMe(),
+      consoleApi.getProperty(teamId, propertyId),
+      consoleApi.getWebhookSetup(teamId, propertyId),
+      consoleApi.getWebhookLog(teamId, propertyId),
     ]);
     return { me, property: detail.property, setup, log };
   });

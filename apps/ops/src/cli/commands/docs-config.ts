@@ -6,7 +6,7 @@ const END = '<!-- config:end -->';
 
 /**
  * The configuration reference in markdown: one table per app, generated from the zod schemas the
- * apps parse at start. The README embeds it between markers and a test keeps the two equal.
+ * apps parse at start. docs/operators.md embeds it between markers and a test keeps the two equal.
  */
 export function configReference(): string {
   const sections = Object.entries(APP_CONFIG_SCHEMAS).map(([app, schema]) => {
@@ -19,21 +19,21 @@ export function configReference(): string {
   return `${sections.join('\n')}`;
 }
 
-/** The markdown between the config markers of a README, or null when the markers are missing. */
-export function embeddedConfigReference(readme: string): string | null {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
+/** The markdown between the config markers of a page, or null when the markers are missing. */
+export function embeddedConfigReference(page: string): string | null {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
   if (start < 0 || end < start) return null;
-  return readme.slice(start + START.length, end).trim();
+  return page.slice(start + START.length, end).trim();
 }
 
-/** Rewrites the part of a README between the config markers (`pnpm docs:config`). */
-export function writeConfigReference(readmePath: string): { file: string; updated: boolean } {
-  const readme = readFileSync(readmePath, 'utf8');
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${readmePath} has no ${START} … ${END} markers`);
-  const next = `${readme.slice(0, start + START.length)}\n${configReference().trim()}\n${readme.slice(end)}`;
-  if (next !== readme) writeFileSync(readmePath, next);
-  return { file: readmePath, updated: next !== readme };
+/** Rewrites the part of a page between the config markers (`pnpm docs:config`: docs/operators.md). */
+export function writeConfigReference(pagePath: string): { file: string; updated: boolean } {
+  const page = readFileSync(pagePath, 'utf8');
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${pagePath} has no ${START} … ${END} markers`);
+  const next = `${page.slice(0, start + START.length)}\n${configReference().trim()}\n${page.slice(end)}`;
+  if (next !== page) writeFileSync(pagePath, next);
+  return { file: pagePath, updated: next !== page };
 }

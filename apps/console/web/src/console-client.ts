@@ -1,0 +1,102 @@
+import createClient from 'openapi-fetch';
+import { answer, done } from './api-error.ts';
+import type { operations, paths } from './console-api';
+import type { ConsoleAnswer, ConsoleBody, ConsoleQuery } from './console-types.ts';
+
+// The console API as typed operations, named by their operationId. Every path below is a key of
+// the generated `paths` and every body and query is the generated one, so renaming a route or a
+// field in the catalogue (and regenerating) fails `pnpm typecheck` here or in the page that reads it.
+// Pages call these and never write a path.
+
+// Same origin, the session cookie: the console serves this UI.
+const client = createClient<paths>({ credentials: 'same-origin' });
+
+/** The team a request acts on (X-Team-Id); none leaves it to the session's selection. */
+const team = (teamId: string) => ({ headers: teamId ? { 'x-team-id': teamId } : {} });
+const property = (teamId: string, id: string) => ({ ...team(teamId), params: { path: { id } } });
+
+export const consoleApi = {
+  signUp: (body: ConsoleBody<'signUp'>) => answer(client.POST('/api/auth/sign-up', { body })),
+  signIn: (body: ConsoleBody<'signIn'>) => answer(client.POST('/api/auth/sign-in', { body })),
+  signOut: () => done(client.POST('/api/auth/sign-out')),
+  getMe: () => answer(client.GET('/api/me')),
+  selectTeam: (body: ConsoleBody<'selectTeam'>) => answer(client.PUT('/api/session/team', { body })),
+
+  createTeam: (body: ConsoleBody<'createTeam'>) => answer(client.POST('/api/teams', { body })),
+  checkSlug: (query: ConsoleQuery<'checkSlug'>) => answer(client.GET('/api/teams/check-slug', { params: { query } })),
+  getTeam: (teamId: string) => answer(client.GET('/api/team', team(teamId))),
+  updateTeam: (teamId: string, body: ConsoleBody<'updateTeam'>) =>
+    answer(client.PATCH('/api/team', { ...team(teamId), body })),
+  changeRole: (teamId: string, body: ConsoleBody<'changeRole'>) =>
+    answer(client.PUT('/api/team/role', { ...team(teamId), body })),
+  addMember: (teamId: string, body: ConsoleBody<'addMember'>) =>
+    answer(client.POST('/api/team/members', { ...team(teamId), body })),
+  removeMember: (teamId: string, userId: string) =>
+    done(client.DELETE('/api/team/members/{userId}', { ...team(teamId), params: { path: { userId } } })),
+  leaveTeam: (teamId: string) => done(client.POST('/api/team/leave', team(teamId))),
+
+  listProperties: (teamId: string) => answer(client.GET('/api/properties', team(teamId))),
+  createProperty: (teamId: string, body: ConsoleBody<'createProperty'>) =>
+    answer(client.POST('/api/properties', { ...team(teamId), body })),
+  getProperty: (teamId: string, id: string) => answer(client.GET('/api/properties/{id}', property(teamId, id))),
+  updateProperty: (teamId: string, id: string, body: ConsoleBody<'updateProperty'>) =>
+    answer(client.PATCH('/api/properties/{id}', { ...property(teamId, id), body })),
+  deleteProperty: (teamId: string, id: string) => done(client.DELETE('/api/properties/{id}', property(teamId, id))),
+  addCompetitor: (teamId: string, id: string, body: ConsoleBody<'addCompetitor'>) =>
+    answer(client.POST('/api/properties/{id}/competitors', { ...property(teamId, id), body })),
+  removeCompetitor: (teamId: string, id: string, competitorId: string) =>
+    done(
+      client.DELETE('/api/properties/{id}/competitors/{competitorId}', {
+        ...team(teamId),
+        params: { path: { id, competitorId } },
+      }),
+    ),
+  addPrompt: (teamId: string, id: string, body: ConsoleBody<'addPrompt'>) =>
+    answer(client.POST('/api/properties/{id}/prompts', { ...property(teamId, id), body })),
+  updatePrompt: (teamId: string, id: string, promptId: string, body: ConsoleBody<'updatePrompt'>) =>
+    answer(
+      client.PATCH('/api/properties/{id}/prompts/{promptId}', {
+        ...team(teamId),
+        params: { path: { id, promptId } },
+        body,
+      }),
+    ),
+  removePrompt: (teamId: string, id: string, promptId: string) =>
+    done(
+      client.DELETE('/api/properties/{id}/prompts/{promptId}', { ...team(teamId), params: { path: { id, promptId } } }),
+    ),
+
+  getCrawlSetup: (teamId: string, id: string) => answer(client.GET('/api/properties/{id}/crawl', property(teamId, id))),
+  rotateCrawlToken: (teamId: string, id: string) =>
+    answer(client.POST('/api/properties/{id}/crawl/rotate', property(teamId, id))),
+  disconnectCrawl: (teamId: string, id: string) =>
+    answer(client.POST('/api/properties/{id}/crawl/disconnect', property(teamId, id))),
+  reconnectCrawl: (teamId: string, id: string) =>
+    answer(client.POST('/api/properties/{id}/crawl/reconnect', property(teamId, id))),
+  getCrawlLog: (teamId: string, id: string) =>
+    answer(client.GET('/api/properties/{id}/crawl/log', property(teamId, id))),
+  getWebhookSetup: (teamId: string, id: string) =>
+    answer(client.GET('/api/properties/{id}/webhook', property(teamId, id))),
+  getWebhookLog: (teamId: string, id: string) =>
+    answer(client.GET('/api/properties/{id}/webhook/log', property(teamId, id))),
+
+  getActivity: (teamId: string, id: string, query: ConsoleQuery<'getActivity'>) =>
+    answer(client.GET('/api/properties/{id}/activity', { ...team(teamId), params: { path: { id }, query } })),
+  getVisibilityOverTime: (teamId: string, id: string, query: ConsoleQuery<'getVisibilityOverTime'>) =>
+    answer(client.GET('/api/properties/{id}/visibility', { ...team(teamId), params: { path: { id }, query } })),
+  listPropertyResponses: (teamId: string, id: string, query: ConsoleQuery<'listPropertyResponses'>) =>
+    answer(client.GET('/api/properties/{id}/responses', { ...team(teamId), params: { path: { id }, query } })),
+  getShareOfVoice: (teamId: string, id: string, query: ConsoleQuery<'getShareOfVoice'>) =>
+    answer(client.GET('/api/properties/{id}/share-of-voice', { ...team(teamId), params: { path: { id }, query } })),
+  listPropertyTasks: (teamId: string, id: string, query: ConsoleQuery<'listPropertyTasks'>) =>
+    answer(client.GET('/api/properties/{id}/tasks', { ...team(teamId), params: { path: { id }, query } })),
+
+  listApiKeys: (teamId: string) => answer(client.GET('/api/keys', team(teamId))),
+  createApiKey: (teamId: string, body: ConsoleBody<'createApiKey'>) =>
+    answer(client.POST('/api/keys', { ...team(teamId), body })),
+  revokeApiKey: (teamId: string, id: string) => done(client.DELETE('/api/keys/{id}', property(teamId, id))),
+} satisfies {
+  // Each helper answers what its operation answers (undefined when it answers 204), so a helper
+  // calling another operation's route does not compile.
+  [Op in keyof operations]?: (...args: never[]) => Promise<ConsoleAnswer<Op> | undefined>;
+};

@@ -1,0 +1,46 @@
+import type { components, operations } from './console-api';
+
+// The console API's types for the pages, all from console-api.d.ts (generated from the catalogue),
+// so a renamed or retyped field fails `pnpm typecheck` wherever the UI reads it.
+
+type Schemas = components['schemas'];
+type JsonOf<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** What an operation answers on success (200 or 201). */
+export type ConsoleAnswer<Op extends keyof operations> = operations[Op]['responses'] extends infer R
+  ? R extends { 200: infer Ok }
+    ? JsonOf<Ok>
+    : R extends { 201: infer Created }
+      ? JsonOf<Created>
+      : undefined
+  : never;
+
+/** The JSON body an operation takes. */
+export type ConsoleBody<Op extends keyof operations> = JsonOf<NonNullable<operations[Op]['requestBody']>>;
+
+/** The query parameters an operation reads. */
+export type ConsoleQuery<Op extends keyof operations> = NonNullable<operations[Op]['parameters']['query']>;
+
+export type Me = Schemas['Me'];
+export type Property = Schemas['ConsoleProperty'];
+export type PropertyDetail = Schemas['PropertyDetail'];
+export type TeamDetail = Schemas['TeamDetail'];
+export type Member = Schemas['Member'];
+export type Role = Member['role'];
+export type Plan = ConsoleBody<'createProperty'>['plan'] & string;
+export type ApiKeyAccess = ConsoleBody<'createApiKey'>['access'] & string;
+export type CrawlSetup = Schemas['CrawlSetup'];
+export type CrawlLog = Schemas['CrawlDeliveryLog'];
+export type WebhookSetup = Schemas['WebhookSetup'];
+export type WebhookLog = Schemas['WebhookDeliveryLog'];
+export type Activity = Schemas['Activity'];
+export type VisibilityOverTime = Schemas['VisibilityOverTime'];
+export type PropertyResponses = Schemas['PropertyResponses'];
+export type AnswerRow = PropertyResponses['data'][number];
+export type ShareOfVoice = Schemas['ShareOfVoice'];
+export type PropertyTasks = Schemas['PropertyTasks'];
+export type ApiKeys = Schemas['ApiKeys'];
+export type ApiKey = ApiKeys['keys'][number];
+export type CreatedApiKey = Schemas['CreatedApiKey'];
+export type SlugCheck = Schemas['SlugCheck'];
+export type TeamSettings = Schemas['TeamSettings'];

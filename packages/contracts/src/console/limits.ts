@@ -1,0 +1,25 @@
+// The console's input limits, as plain numbers and patterns: the zod schemas in fields.ts and
+// requests.ts are built from them, and the web UI's forms read the same constants for their
+// maxLength, minLength and pattern. No runtime imports, so the UI bundles these lines and nothing else.
+
+/** A person's, team's, property's, competitor's or key's name; a brand term; a prompt tag. */
+export const NAME_MAX = 200;
+export const EMAIL_MAX = 320;
+export const PASSWORD_MIN = 10;
+/** argon2 hashes any length; the cap keeps a hostile megabyte password from costing anything extra. */
+export const PASSWORD_MAX = 256;
+/** Any password is accepted at sign-in (the rules apply when one is set), up to this. */
+export const SIGN_IN_PASSWORD_MAX = 1024;
+export const SLUG_MIN = 3;
+export const SLUG_MAX = 48;
+/**
+ * A slug's characters and edges (lower-case letters, digits, inner hyphens) as an HTML `pattern`,
+ * which must match the whole value; the API's slugProblem is the rule, this is the form's early hint.
+ */
+export const SLUG_PATTERN = '[a-z0-9]([a-z0-9\\-]*[a-z0-9])?';
+export const DOMAIN_INPUT_MAX = 2048;
+export const URL_MAX = 2048;
+export const PROMPT_TEXT_MAX = 2000;
+/** Brand terms, competitor terms, prompt tags per list. */
+export const TERMS_MAX = 50;
+export const API_KEY_PROPERTIES_MAX = 500;
