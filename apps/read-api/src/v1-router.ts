@@ -1,5 +1,5 @@
 import type { ApiErrorCode, RATE_LIMIT_HEADERS } from '@vt/contracts';
-import { createOperationRouter, operationMetrics } from '@vt/http-operations';
+import { createOperationRouter } from '@vt/http-operations';
 import { type DayRange, pageOf, propertiesToRead, resolveDayRange } from '@vt/read-model';
 import type { Response, Router } from 'express';
 import type { Registry } from 'prom-client';
@@ -89,13 +89,9 @@ export function createV1Router(deps: V1RouterDeps): Router {
   return createOperationRouter<V1Context, V1Operation['meta'], ApiErrorCode>({
     operations: deps.routes,
     mountedAt: '/v1',
-    timer: operationMetrics(deps.registry, {
-      requests: 'vt_read_requests_total',
-      duration: 'vt_read_request_duration_seconds',
-      subject: 'Read API',
-    }),
+    metrics: { registry: deps.registry, prefix: 'vt_read', subject: 'Read API' },
     sendError: sendApiError,
-    refusalOf: (err) => (err instanceof ApiRefusal ? err : undefined),
+    refusal: ApiRefusal,
     context: async (req, res, operation) => {
       const auth = await deps.authenticator.authenticate(req.headers.authorization);
       if (!auth.ok) throw new ApiRefusal(auth.code, auth.message);

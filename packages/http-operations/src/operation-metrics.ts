@@ -1,10 +1,11 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 export interface OperationMetricNames {
-  /** A counter by operation and status, e.g. `vt_read_requests_total` (dashboards and alerts name it). */
-  requests: string;
-  /** A histogram by operation and status, e.g. `vt_read_request_duration_seconds`. */
-  duration: string;
+  /**
+   * The family's metric prefix: `vt_read` names `vt_read_requests_total` (a counter) and
+   * `vt_read_request_duration_seconds` (a histogram), as dashboards and alert rules know them.
+   */
+  prefix: string;
   /** Who answers, as the help text names it: `Read API`, `Console API`. */
   subject: string;
 }
@@ -15,13 +16,13 @@ export type OperationTimer = (operationId: string) => (status: number) => void;
 /** A family's request counter and duration histogram, both labelled by operation and status. */
 export function operationMetrics(registry: Registry, names: OperationMetricNames): OperationTimer {
   const requests = new Counter({
-    name: names.requests,
+    name: `${names.prefix}_requests_total`,
     help: `${names.subject} requests by operation and answer status.`,
     labelNames: ['operation', 'status'],
     registers: [registry],
   });
   const duration = new Histogram({
-    name: names.duration,
+    name: `${names.prefix}_request_duration_seconds`,
     help: `${names.subject} request duration by operation and answer status.`,
     labelNames: ['operation', 'status'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],

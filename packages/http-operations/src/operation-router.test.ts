@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { errorEnvelope } from './error-envelope.ts';
 import { defineErrorStatuses } from './error-statuses.ts';
 import { operationFamily } from './operation.ts';
-import { operationMetrics } from './operation-metrics.ts';
 import { createOperationRouter } from './operation-router.ts';
 import { Refusal } from './refusal.ts';
 
@@ -64,17 +63,13 @@ function buildApp() {
     createOperationRouter({
       operations,
       mountedAt: '/t',
-      timer: operationMetrics(registry, {
-        requests: 'vt_test_requests_total',
-        duration: 'vt_test_request_duration_seconds',
-        subject: 'Test API',
-      }),
+      metrics: { registry, prefix: 'vt_test', subject: 'Test API' },
       sendError: errorEnvelope<Code>({
         statuses: STATUS,
         body: (code, message, details) => ({ error: { code, message, ...(details ? { details } : {}) } }),
         challenge: (_code, status) => (status === 401 ? 'Bearer realm="test"' : undefined),
       }),
-      refusalOf: (err) => (err instanceof TestRefusal ? err : undefined),
+      refusal: TestRefusal,
       context: async (req, _res, operation) => {
         const caller = req.get('x-caller');
         if (!caller && !operation.meta.open) throw new TestRefusal('NO_CALLER', 'Say who you are.');

@@ -1,8 +1,9 @@
 import { type NextFunction, type Request, type Response, Router } from 'express';
+import type { Registry } from 'prom-client';
 import type { z } from 'zod';
 import type { ErrorSender } from './error-envelope.ts';
 import type { Operation } from './operation.ts';
-import type { OperationTimer } from './operation-metrics.ts';
+import { type OperationMetricNames, operationMetrics } from './operation-metrics.ts';
 import type { Refusal } from './refusal.ts';
 
 export type InputPart = 'params' | 'query' | 'body';
@@ -11,10 +12,13 @@ export interface OperationRouterOptions<Ctx, Meta, Code extends string> {
   operations: readonly Operation<Ctx, Meta>[];
   /** Where the router is mounted (`/v1`): left off each operation's path. */
   mountedAt?: string;
-  timer: OperationTimer;
+  /** Where requests are counted and timed, by operation and status, under the family's names. */
+  metrics: OperationMetricNames & { registry: Registry };
   sendError: ErrorSender<Code>;
-  /** The family's own refusals among thrown errors; anything else goes on to the app's error handler. */
-  refusalOf: (err: unknown) => Refusal<Code> | undefined;
+  /** The family's own refusal class: what else is thrown goes on to the app's error handler. */
+  refusal: abstract new (
+    ...args: never[]
+  ) => Refusal<Code>;
   /** Who is asking, checked before any input is read: throws a refusal to turn the request away. */
   context: (req: Request, res: Response, operation: Operation<Ctx, Meta>) => Promise<Ctx>;
   /** The refusal of an input part that fails its schema. */
@@ -50,6 +54,7 @@ export function createOperationRouter<Ctx, Meta, Code extends string>(
 ): Router {
   const router = Router({ strict: false });
   const respond = options.respond ?? respondWithSchema;
+  const timer = operationMetrics(options.metrics.registry, options.metrics);
   const byPath = new Map<string, Operation<Ctx, Meta>[]>();
   for (const operation of options.operations) {
     byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
@@ -63,7 +68,7 @@ export function createOperationRouter<Ctx, Meta, Code extends string>(
   };
 
   const serve = (operation: Operation<Ctx, Meta>) => async (req: Request, res: Response, next: NextFunction) => {
-    const record = options.timer(operation.operationId);
+    const record = timer(operation.operationId);
     res.on('finish', () => record(res.statusCode));
     try {
       const context = await options.context(req, res, operation);
@@ -73,9 +78,8 @@ export function createOperationRouter<Ctx, Meta, Code extends string>(
       const body = parse('body', operation.body, req.body);
       respond(res, operation, await operation.handle({ ...context, params, query, body }));
     } catch (err) {
-      const refusal = options.refusalOf(err);
-      if (!refusal) return next(err);
-      options.sendError(res, refusal.code, refusal.message, refusal.details);
+      if (!(err instanceof options.refusal)) return next(err);
+      options.sendError(res, err.code, err.message, err.details);
     }
   };
 

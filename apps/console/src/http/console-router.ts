@@ -1,7 +1,7 @@
 import { type ActiveSession, assertCanManage, type CurrentTeam, findSession, resolveCurrentTeam } from '@vt/accounts';
 import { type ConsoleErrorCode, fieldProblems, OperationError } from '@vt/contracts/console';
 import type { PrismaClient } from '@vt/db';
-import { createOperationRouter, operationMetrics } from '@vt/http-operations';
+import { createOperationRouter } from '@vt/http-operations';
 import type { Request, Router } from 'express';
 import type { Registry } from 'prom-client';
 import { isCrossSiteWrite } from '../auth/csrf.ts';
@@ -76,13 +76,9 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
 
   return createOperationRouter<ConsoleContext, ConsoleOperation['meta'], ConsoleErrorCode>({
     operations: consoleOperations(deps.handlers),
-    timer: operationMetrics(deps.registry, {
-      requests: 'vt_console_requests_total',
-      duration: 'vt_console_request_duration_seconds',
-      subject: 'Console API',
-    }),
+    metrics: { registry: deps.registry, prefix: 'vt_console', subject: 'Console API' },
     sendError: sendConsoleError,
-    refusalOf: (err) => (err instanceof OperationError ? err : undefined),
+    refusal: OperationError,
     context: async (req, res, operation) => ({ ...(await context(req, operation)), res }),
     invalidInput: (part, error) => {
       const details = fieldProblems(error);
