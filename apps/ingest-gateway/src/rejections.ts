@@ -196,13 +196,12 @@ const GATEWAY_REJECTIONS = {
 };
 
 type Catalogue = Record<string, Entry<never>>;
-type ArgsOf<E> = E extends Entry<infer A> ? A : never;
 
 /** Builds a catalogue's rejections: the reason, and the arguments its words take. */
-function rejecter<C extends Catalogue>(catalogue: C) {
-  return <R extends keyof C & string>(reason: R, ...args: ArgsOf<C[R]>): Rejection<R> => {
-    const { status, error, hint, hasReason } = catalogue[reason] as unknown as Entry<ArgsOf<C[R]>>;
-    const words = (w: Words<ArgsOf<C[R]>>) => (typeof w === 'string' ? w : w(...args));
+function rejecter<Args extends Record<string, unknown[]>>(catalogue: { [R in keyof Args]: Entry<Args[R]> }) {
+  return <R extends keyof Args & string>(reason: R, ...args: Args[R]): Rejection<R> => {
+    const { status, error, hint, hasReason } = catalogue[reason];
+    const words = (w: Words<Args[R]>) => (typeof w === 'string' ? w : w(...args));
     return { status, code: reason, ...(hasReason === false ? {} : { reason }), error: words(error), hint: words(hint) };
   };
 }
