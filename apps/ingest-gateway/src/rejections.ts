@@ -1,4 +1,5 @@
 import { LEAD_WEBHOOK_LIMITS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@vt/contracts';
+import { errorEnvelope } from '@vt/http-operations';
 import type { Response } from 'express';
 
 /**
@@ -195,13 +196,12 @@ const GATEWAY_REJECTIONS = {
 };
 
 type Catalogue = Record<string, Entry<never>>;
-type ArgsOf<E> = E extends Entry<infer A> ? A : never;
 
 /** Builds a catalogue's rejections: the reason, and the arguments its words take. */
-function rejecter<C extends Catalogue>(catalogue: C) {
-  return <R extends keyof C & string>(reason: R, ...args: ArgsOf<C[R]>): Rejection<R> => {
-    const { status, error, hint, hasReason } = catalogue[reason] as unknown as Entry<ArgsOf<C[R]>>;
-    const words = (w: Words<ArgsOf<C[R]>>) => (typeof w === 'string' ? w : w(...args));
+function rejecter<Args extends Record<string, unknown[]>>(catalogue: { [R in keyof Args]: Entry<Args[R]> }) {
+  return <R extends keyof Args & string>(reason: R, ...args: Args[R]): Rejection<R> => {
+    const { status, error, hint, hasReason } = catalogue[reason];
+    const words = (w: Words<Args[R]>) => (typeof w === 'string' ? w : w(...args));
     return { status, code: reason, ...(hasReason === false ? {} : { reason }), error: words(error), hint: words(hint) };
   };
 }
@@ -210,9 +210,34 @@ export const crawlRejection = rejecter(CRAWL_REJECTIONS);
 export const leadRejection = rejecter(LEAD_REJECTIONS);
 export const gatewayRejection = rejecter(GATEWAY_REJECTIONS);
 
+/**
+ * Each rejection's one status, whichever catalogue names it: a reason two catalogues share
+ * (`property_not_found`, `body_too_large`) must mean the same status in both, or the gateway
+ * does not start.
+ */
+function statusesOf(...catalogues: Catalogue[]): Record<string, number> {
+  const statuses: Record<string, number> = {};
+  for (const [reason, { status }] of catalogues.flatMap((catalogue) => Object.entries(catalogue))) {
+    if ((statuses[reason] ?? status) !== status) throw new Error(`rejection ${reason} has two statuses`);
+    statuses[reason] = status;
+  }
+  return statuses;
+}
+
+/** The gateway's envelope, `{error, hint, reason}` (and `details`), made as every HTTP edge makes its own. */
+const sendEnvelope = errorEnvelope<string, Rejection>({
+  statuses: statusesOf(CRAWL_REJECTIONS, LEAD_REJECTIONS, GATEWAY_REJECTIONS),
+  body: (_code, error, rejection) => ({
+    error,
+    hint: rejection?.hint,
+    ...(rejection?.reason ? { reason: rejection.reason } : {}),
+    ...(rejection?.details ? { details: rejection.details } : {}),
+  }),
+});
+
 /** Answers a rejection: `{error, hint, reason}`, with `details` when it has them. */
-export function sendRejection(res: Response, { status, reason, error, hint, details }: Rejection): void {
-  res.status(status).json({ error, hint, ...(reason ? { reason } : {}), ...(details ? { details } : {}) });
+export function sendRejection(res: Response, rejection: Rejection): void {
+  sendEnvelope(res, rejection.code, rejection.error, rejection);
 }
 
 /** A cap as stated to senders: exact, in the largest unit that divides it. */

@@ -8,7 +8,8 @@ import {
   requestIdOf,
 } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
-import { createV1Router, sendApiError, type V1RouterDeps } from './v1-router.ts';
+import { sendApiError } from './api-error.ts';
+import { createV1Router, type V1RouterDeps } from './v1-router.ts';
 
 export interface ReadApiDeps extends V1RouterDeps {
   logger: Logger;
@@ -26,7 +27,7 @@ export function buildReadApi(deps: ReadApiDeps): Express {
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 
   const openApiDocument = buildOpenApiDocument(
-    deps.routes.map((route) => route.endpoint),
+    deps.routes.map((route) => route.meta.endpoint),
     { contact: deps.contact },
   );
   app.get('/openapi.json', (_req, res) => {

@@ -38,6 +38,7 @@ export {
   type ReadApiTag,
   type ReadEndpoint,
   type ReadEndpointId,
+  type ReadQueryOf,
   readEndpoints,
 } from './read-endpoints.ts';
 export * from './read-params.ts';

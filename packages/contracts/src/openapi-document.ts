@@ -1,4 +1,4 @@
-import { OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { generateApiDocument } from '@vt/http-operations';
 import { createOpenApiRegistry } from './openapi-registry.ts';
 import { READ_API_TAGS, type ReadEndpoint } from './read-endpoints.ts';
 
@@ -21,8 +21,7 @@ export interface OpenApiDocumentOptions {
 export function buildOpenApiDocument(endpoints?: readonly ReadEndpoint[], options: OpenApiDocumentOptions = {}) {
   const registry = createOpenApiRegistry(endpoints);
   const usedTags = new Set(endpoints?.map((endpoint) => endpoint.tag) ?? READ_API_TAGS.map((tag) => tag.name));
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
-    openapi: '3.1.0',
+  return generateApiDocument(registry, {
     info: {
       title: 'AI Visibility Tracking read API',
       version: '1.0.0',
@@ -42,7 +41,6 @@ export function buildOpenApiDocument(endpoints?: readonly ReadEndpoint[], option
         '- Unknown query parameters are ignored; clients must ignore unknown response fields (changes inside /v1 are additive).',
       ].join('\n'),
     },
-    servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
     tags: READ_API_TAGS.filter((tag) => usedTags.has(tag.name)).map((tag) => ({ ...tag })),
   });

@@ -1,4 +1,5 @@
-import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { createApiRegistry } from '@vt/http-operations';
 import { errorEnvelopeSchema } from './errors.ts';
 import { type ReadEndpoint, readEndpoints, registerReadEndpoint } from './read-endpoints.ts';
 import { registerRequestId } from './request-id.ts';
@@ -7,14 +8,18 @@ import { registerRequestId } from './request-id.ts';
 export function createOpenApiRegistry(
   endpoints: readonly ReadEndpoint[] = Object.values(readEndpoints),
 ): OpenAPIRegistry {
-  const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearerAuth', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'A read API key: `Authorization: Bearer vt_live_…`. Read and Write keys both read.',
+  return createApiRegistry({
+    securitySchemes: {
+      bearerAuth: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'A read API key: `Authorization: Bearer vt_live_…`. Read and Write keys both read.',
+      },
+    },
+    schemas: { ErrorEnvelope: errorEnvelopeSchema },
+    register: [
+      registerRequestId,
+      ...endpoints.map((endpoint) => (registry: OpenAPIRegistry) => registerReadEndpoint(registry, endpoint)),
+    ],
   });
-  registry.register('ErrorEnvelope', errorEnvelopeSchema);
-  registerRequestId(registry);
-  for (const endpoint of endpoints) registerReadEndpoint(registry, endpoint);
-  return registry;
 }

@@ -1,4 +1,5 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { errorResponseConfig } from '@vt/http-operations';
 import { z } from 'zod';
 import { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
 import { errorEnvelopeSchema } from './errors.ts';
@@ -8,6 +9,7 @@ import {
   listPropertiesQuery,
   listResponsesQuery,
   listTasksQuery,
+  type ReadQuery,
   sourcesQuery,
   sourceUrlsQuery,
   visibilityQuery,
@@ -57,7 +59,7 @@ export type ReadApiTag = (typeof READ_API_TAGS)[number]['name'];
  * generated from, so the two cannot drift. List endpoints have a query schema; the detail
  * endpoint has only a path id and reads no query parameter.
  */
-export interface ReadEndpoint<Query extends z.ZodType = z.ZodType> {
+export interface ReadEndpoint<Query extends z.ZodType<ReadQuery> = z.ZodType<ReadQuery>> {
   operationId: string;
   /** The resource it reads: its group in the document and on the reference page. */
   tag: ReadApiTag;
@@ -67,12 +69,19 @@ export interface ReadEndpoint<Query extends z.ZodType = z.ZodType> {
   description: string;
   shape: 'list' | 'detail';
   query?: Query;
+  /**
+   * A time series: reads `from` and `to` as an inclusive range of UTC days (30 ending today by
+   * default). The others read no range, so neither the clock nor midnight touches their answers.
+   */
+  dayRange?: true;
   item: z.ZodType;
   deprecation?: Deprecation;
 }
 
 /** Checked at definition, so a deprecated route with a too-early sunset never starts. */
-export function defineReadEndpoint<Query extends z.ZodType>(endpoint: ReadEndpoint<Query>): ReadEndpoint<Query> {
+export function defineReadEndpoint<Query extends z.ZodType<ReadQuery>>(
+  endpoint: ReadEndpoint<Query>,
+): ReadEndpoint<Query> {
   const { deprecation } = endpoint;
   if (deprecation) {
     const gapDays = (deprecation.sunsetAt.getTime() - deprecation.deprecatedAt.getTime()) / DAY_MS;
@@ -97,6 +106,7 @@ export const readEndpoints = {
     description: `Responses of paid properties in the key's scope, newest day first (ties by id). Rows carry the excerpt, never the full text. ${rangeNote}`,
     shape: 'list',
     query: listResponsesQuery,
+    dayRange: true,
     item: responseSchema,
   }),
   getResponse: defineReadEndpoint({
@@ -149,6 +159,7 @@ export const readEndpoints = {
     description: `One point per (UTC day, property, model) that has answers: responses, mentions, visibility rate, average position and sentiment of the mentions. Newest day first, then property id and model. ${rangeNote}`,
     shape: 'list',
     query: visibilityQuery,
+    dayRange: true,
     item: visibilityPointSchema,
   }),
   listCompetitors: defineReadEndpoint({
@@ -159,6 +170,7 @@ export const readEndpoints = {
     description: `Every competitor of the properties in scope with its mentions and share of voice over the range, beside the brand's own; competitors without mentions are listed with 0. Most mentioned first, then name. ${rangeNote}`,
     shape: 'list',
     query: competitorsQuery,
+    dayRange: true,
     item: competitorShareSchema,
   }),
   listSources: defineReadEndpoint({
@@ -169,6 +181,7 @@ export const readEndpoints = {
     description: `Domains the answers cited over the range, with citation and answer counts and share of all citations. Most cited first, then domain. ${rangeNote}`,
     shape: 'list',
     query: sourcesQuery,
+    dayRange: true,
     item: sourceDomainSchema,
   }),
   listSourceUrls: defineReadEndpoint({
@@ -179,11 +192,16 @@ export const readEndpoints = {
     description: `URLs the answers cited over the range, with their domain, counts and first/last day seen. Most cited first, then URL. ${rangeNote}`,
     shape: 'list',
     query: sourceUrlsQuery,
+    dayRange: true,
     item: sourceUrlSchema,
   }),
 } as const;
 
 export type ReadEndpointId = keyof typeof readEndpoints;
+
+/** The parsed query of a catalogued endpoint, as its operation reads it. */
+export type ReadQueryOf<Id extends ReadEndpointId> =
+  (typeof readEndpoints)[Id] extends ReadEndpoint<infer Query> ? z.output<Query> : never;
 
 export const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': 'Requests allowed per window (one minute) for this API key.',
@@ -207,13 +225,8 @@ const authChallengeHeader = {
   },
 };
 
-function errorResponse(description: string, headers?: ResponseConfig['headers']): ResponseConfig {
-  return {
-    description,
-    headers: { ...requestIdResponseHeaders, ...headers },
-    content: { 'application/json': { schema: errorEnvelopeSchema } },
-  };
-}
+const errorResponse = (description: string, headers?: ResponseConfig['headers']) =>
+  errorResponseConfig(errorEnvelopeSchema, description, { ...requestIdResponseHeaders, ...headers });
 
 /** Adds one endpoint's GET operation, with every status it can answer, to an OpenAPI registry. */
 export function registerReadEndpoint(registry: OpenAPIRegistry, endpoint: ReadEndpoint): void {

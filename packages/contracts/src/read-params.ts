@@ -153,6 +153,8 @@ export const sourceUrlsQuery = sourcesQuery.extend({
 
 export type PagingQuery = { limit?: number; offset?: number };
 export type DateRangeQuery = { from?: string; to?: string };
+/** What the read API itself reads of any /v1 query: the property that narrows the scope, the range and the page. */
+export type ReadQuery = PagingQuery & DateRangeQuery & { propertyId?: string };
 export type ListResponsesQuery = z.output<typeof listResponsesQuery>;
 export type ListTasksQuery = z.output<typeof listTasksQuery>;
 export type ListPropertiesQuery = z.output<typeof listPropertiesQuery>;

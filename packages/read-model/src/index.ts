@@ -2,7 +2,12 @@
 // API (which scopes them to an API key) and the console (which scopes them to a team's property).
 export { competitorShares } from './competitors.ts';
 export type { ListResult } from './list-result.ts';
-export { createReadOperations, type ReadOperation, type ReadRequest } from './read-operations.ts';
+export {
+  createReadOperations,
+  type ReadOperation,
+  type ReadOperations,
+  type ReadRequest,
+} from './read-operations.ts';
 export {
   type DayRange,
   type KeyPrincipal,

@@ -11,7 +11,7 @@ import {
 import { OperationError } from '@vt/contracts/console';
 import type { Request, Response } from 'express';
 import { clearSessionCookie, setSessionCookie } from '../auth/session-cookie.ts';
-import type { ConsoleHandlers } from '../http/console-router.ts';
+import type { ConsoleHandlers } from '../http/console-operation.ts';
 import type { HandlerDeps } from './handler-deps.ts';
 
 /** Sign-up, sign-in, sign-out, who am I, and which team this session acts on. */

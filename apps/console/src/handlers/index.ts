@@ -1,4 +1,4 @@
-import type { ConsoleHandlers } from '../http/console-router.ts';
+import type { ConsoleHandlers } from '../http/console-operation.ts';
 import { accountHandlers } from './account-handlers.ts';
 import { apiKeyHandlers } from './api-key-handlers.ts';
 import type { HandlerDeps } from './handler-deps.ts';

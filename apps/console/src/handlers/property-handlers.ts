@@ -25,7 +25,7 @@ import {
   webhookSetup,
 } from '@vt/properties';
 import { competitorShares, listResponses, listTasks, pageOf, visibilitySeries } from '@vt/read-model';
-import type { ConsoleHandlers } from '../http/console-router.ts';
+import type { ConsoleHandlers } from '../http/console-operation.ts';
 import type { HandlerDeps } from './handler-deps.ts';
 
 const DAY_MS = 86_400_000;
@@ -59,8 +59,7 @@ const asDays = (range: { from: Date; to: Date }) => ({ from: formatUtcDay(range.
 /** Properties, their setup dialogs, delivery logs and activity, always within the current team. */
 export function propertyHandlers({ db, connection, now, requestRejudge }: HandlerDeps) {
   const sql = sqlReaderOf(db);
-  const property = (teamId: string, params: Record<string, string>) =>
-    findTeamProperty(db, teamId, params.id as string);
+  const property = (teamId: string, params: { id: string }) => findTeamProperty(db, teamId, params.id);
   const answer = async (p: Parameters<typeof propertyDetail>[1]) => ({ property: await propertyDetail(db, p) });
 
   return {
@@ -86,7 +85,7 @@ export function propertyHandlers({ db, connection, now, requestRejudge }: Handle
     },
     removeCompetitor: async ({ team, params }) => {
       const p = await property(team.teamId, params);
-      await removeCompetitor(db, p, params.competitorId as string);
+      await removeCompetitor(db, p, params.competitorId);
       await requestRejudge(p.id);
       return undefined;
     },
@@ -94,10 +93,10 @@ export function propertyHandlers({ db, connection, now, requestRejudge }: Handle
       prompt: await addPrompt(db, await property(team.teamId, params), body),
     }),
     updatePrompt: async ({ team, params, body }) => ({
-      prompt: await updatePrompt(db, await property(team.teamId, params), params.promptId as string, body),
+      prompt: await updatePrompt(db, await property(team.teamId, params), params.promptId, body),
     }),
     removePrompt: async ({ team, params }) => {
-      await removePrompt(db, await property(team.teamId, params), params.promptId as string);
+      await removePrompt(db, await property(team.teamId, params), params.promptId);
       return undefined;
     },
 

@@ -10,7 +10,7 @@ import {
   teamDetail,
   updateTeam,
 } from '@vt/accounts';
-import type { ConsoleHandlers } from '../http/console-router.ts';
+import type { ConsoleHandlers } from '../http/console-operation.ts';
 import type { HandlerDeps } from './handler-deps.ts';
 
 /** The spec's team endpoints (TEAM-1..4) and the members around them. */
@@ -36,7 +36,7 @@ export function teamHandlers({ db }: HandlerDeps) {
       member: await addMember(db, { teamId: team.teamId, actor: team, email: body.email, role: body.role }),
     }),
     removeMember: async ({ team, params }) => {
-      await removeMember(db, { teamId: team.teamId, actor: team, userId: params.userId as string });
+      await removeMember(db, { teamId: team.teamId, actor: team, userId: params.userId });
       return undefined;
     },
     leaveTeam: async ({ team, session }) => {

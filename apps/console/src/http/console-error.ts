@@ -1,17 +1,12 @@
-import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, type FieldProblem } from '@vt/contracts/console';
-import type { Response } from 'express';
+import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode } from '@vt/contracts/console';
+import { errorEnvelope } from '@vt/http-operations';
 
 /** The challenge every 401 carries: the console takes a session token, as a cookie or a bearer. */
 const CHALLENGE = 'Bearer realm="console"';
 
-/** The error envelope, with the one status its code maps to (a 401 also gets WWW-Authenticate). */
-export function sendConsoleError(
-  res: Response,
-  code: ConsoleErrorCode,
-  message: string,
-  details?: FieldProblem[],
-): void {
-  const status = CONSOLE_ERROR_STATUS[code];
-  if (status === 401) res.set('WWW-Authenticate', CHALLENGE);
-  res.status(status).json({ error: { code, message, ...(details?.length ? { details } : {}) } });
-}
+/** The error envelope `{error: {code, message, details?}}`, with the one status its code maps to (a 401 also gets WWW-Authenticate). */
+export const sendConsoleError = errorEnvelope<ConsoleErrorCode>({
+  statuses: CONSOLE_ERROR_STATUS,
+  body: (code, message, details) => ({ error: { code, message, ...(details?.length ? { details } : {}) } }),
+  challenge: (_code, status) => (status === 401 ? CHALLENGE : undefined),
+});

@@ -8,8 +8,8 @@ import { createAnswerCache } from '../answer-cache.ts';
 import { createApiKeyAuthenticator } from '../api-key-auth.ts';
 import { buildReadApi } from '../app.ts';
 import { createReadRateLimiter } from '../rate-limiter.ts';
+import { type ReadRoute, readRoute } from '../read-route.ts';
 import { standardReadRoutes } from '../start.ts';
-import type { ReadRoute } from '../v1-router.ts';
 
 export interface ReadApiHarnessOptions {
   /** Requests per minute per key; tests that are not about the limit leave it high. */
@@ -48,7 +48,10 @@ export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
     registry: createMetricsRegistry('read-api'),
     readinessChecks: [],
     isClosing: () => false,
-    routes: [...standardReadRoutes(createReadOperations(sqlReaderOf(db))), ...(options.extraRoutes ?? [])],
+    routes: [
+      ...standardReadRoutes(createReadOperations(sqlReaderOf(db))),
+      ...(options.extraRoutes ?? []).map((route) => readRoute(route.endpoint, route.operation)),
+    ],
     // Counted, so a test can tell an answer given without reading the key.
     authenticator: {
       authenticate: (authorization) => {

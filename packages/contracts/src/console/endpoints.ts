@@ -1,4 +1,5 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { errorResponseConfig } from '@vt/http-operations';
 import { z } from 'zod';
 import { requestIdParameter, requestIdResponseHeaders } from '../request-id.ts';
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
@@ -507,13 +508,8 @@ const ACCESS_NOTES: Record<ConsoleAccess, string> = {
   admin: 'Owners and admins of the current team.',
 };
 
-function errorResponse(codes: ConsoleErrorCode[], headers?: ResponseConfig['headers']): ResponseConfig {
-  return {
-    description: codes.join(', '),
-    headers: { ...requestIdResponseHeaders, ...headers },
-    content: { 'application/json': { schema: consoleErrorSchema } },
-  };
-}
+const errorResponse = (codes: ConsoleErrorCode[], headers?: ResponseConfig['headers']) =>
+  errorResponseConfig(consoleErrorSchema, codes.join(', '), { ...requestIdResponseHeaders, ...headers });
 
 /** The error codes an operation can answer, by status. */
 function consoleErrorCodes(e: ConsoleEndpoint): Map<number, ConsoleErrorCode[]> {

@@ -1,24 +1,24 @@
+import { defineErrorStatuses, errorCodeEnum, type FieldProblem, Refusal } from '@vt/http-operations';
 import { z } from 'zod';
 import '../errors.ts';
 
+export type { FieldProblem };
+
 /**
- * The console API's error codes and the one status each maps to. The envelope is /v1's,
- * `{error: {code, message}}`, plus `details` (field paths and messages) on a 400 about a body,
- * query or path.
+ * The console API's error codes and the one status each maps to (with the router's own: 403,
+ * 404, 405, 429, 500). The envelope is /v1's, `{error: {code, message}}`, plus `details` (field
+ * paths and messages) on a 400 about a body, query or path.
  */
-export const CONSOLE_ERROR_STATUS = {
+export const CONSOLE_ERROR_STATUS = defineErrorStatuses({
   INVALID_BODY: 400,
   INVALID_PARAM: 400,
   /** The person belongs to several teams and none is selected (X-Team-Id or PUT /api/session/team). */
   TEAM_NOT_SELECTED: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
-  FORBIDDEN: 403,
   CSRF_REJECTED: 403,
-  NOT_FOUND: 404,
   /** Adding a member: no account has that email (people sign up first). */
   USER_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
   SLUG_TAKEN: 409,
   EMAIL_TAKEN: 409,
   ALREADY_MEMBER: 409,
@@ -27,25 +27,16 @@ export const CONSOLE_ERROR_STATUS = {
   ALREADY_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMIT_EXCEEDED: 429,
-  INTERNAL_ERROR: 500,
   /** A deployment secret the operation needs (CRAWL_TOKEN_SECRET) is not set. */
   NOT_CONFIGURED: 503,
-} as const;
+});
 
 export type ConsoleErrorCode = keyof typeof CONSOLE_ERROR_STATUS;
-const CONSOLE_ERROR_CODES = Object.keys(CONSOLE_ERROR_STATUS) as [ConsoleErrorCode, ...ConsoleErrorCode[]];
-
-export interface FieldProblem {
-  /** Dotted path into the input (`settings.timeZone`, `propertyIds.2`); empty for the whole input. */
-  path: string;
-  message: string;
-}
 
 export const consoleErrorSchema = z
   .object({
     error: z.object({
-      code: z.enum(CONSOLE_ERROR_CODES),
+      code: errorCodeEnum(CONSOLE_ERROR_STATUS),
       message: z.string(),
       details: z
         .array(z.object({ path: z.string(), message: z.string() }))
@@ -59,15 +50,8 @@ export const consoleErrorSchema = z
  * A refusal an operation makes on its own terms (a taken slug, the last owner), thrown by the
  * shared operations and answered by the console with its code's status and by ops with the code.
  */
-export class OperationError extends Error {
-  constructor(
-    readonly code: ConsoleErrorCode,
-    message: string,
-    readonly details?: FieldProblem[],
-  ) {
-    super(message);
-    this.name = 'OperationError';
-  }
+export class OperationError extends Refusal<ConsoleErrorCode> {
+  override name = 'OperationError';
 }
 
 /** zod issues as field problems: `{path: 'settings.timeZone', message}`; an unknown key is a problem at its own path. */

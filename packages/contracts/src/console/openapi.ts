@@ -1,28 +1,34 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { createApiRegistry, generateApiDocument } from '@vt/http-operations';
 import { registerRequestId } from '../request-id.ts';
 import { type ConsoleEndpoint, consoleEndpoints, registerConsoleEndpoint } from './endpoints.ts';
 import { consoleErrorSchema } from './errors.ts';
 
 /** The console API's OpenAPI 3.1 document, generated from the catalogue the console routes from. */
 export function buildConsoleOpenApiDocument(endpoints: readonly ConsoleEndpoint[] = Object.values(consoleEndpoints)) {
-  const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'sessionCookie', {
-    type: 'apiKey',
-    in: 'cookie',
-    name: 'vt_session',
-    description:
-      'The browser session: httpOnly, SameSite=Lax, Secure over TLS. Writes also need an Origin of the console.',
+  const registry = createApiRegistry({
+    securitySchemes: {
+      sessionCookie: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'vt_session',
+        description:
+          'The browser session: httpOnly, SameSite=Lax, Secure over TLS. Writes also need an Origin of the console.',
+      },
+      sessionBearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description:
+          'The same session token for scripts: `Authorization: Bearer <token>` from sign-in. Needs no Origin.',
+      },
+    },
+    schemas: { ConsoleError: consoleErrorSchema },
+    register: [
+      registerRequestId,
+      ...endpoints.map((endpoint) => (into: OpenAPIRegistry) => registerConsoleEndpoint(into, endpoint)),
+    ],
   });
-  registry.registerComponent('securitySchemes', 'sessionBearer', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'The same session token for scripts: `Authorization: Bearer <token>` from sign-in. Needs no Origin.',
-  });
-  registry.register('ConsoleError', consoleErrorSchema);
-  registerRequestId(registry);
-  for (const endpoint of endpoints) registerConsoleEndpoint(registry, endpoint);
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
-    openapi: '3.1.0',
+  return generateApiDocument(registry, {
     info: {
       title: 'AI Visibility Tracking console API',
       version: '1.0.0',
@@ -38,7 +44,6 @@ export function buildConsoleOpenApiDocument(endpoints: readonly ConsoleEndpoint[
         '- Every answer carries `X-Request-Id`: the one the request sent when it is 1 to 128 letters, digits or `- _ . : + / =`, else a UUID minted for it; the console’s log lines about the request carry the same id.',
       ].join('\n'),
     },
-    servers: [{ url: '/' }],
     tags: [
       { name: 'Accounts', description: 'Sign-up, sign-in, sessions.' },
       { name: 'Teams', description: 'The spec’s team endpoints (TEAM-1..5) and members.' },

@@ -1,0 +1,91 @@
+import type { ActiveSession, CurrentTeam } from '@vt/accounts';
+import { isUuid } from '@vt/contracts';
+import {
+  type ConsoleAccess,
+  type ConsoleEndpoint,
+  type ConsoleEndpointId,
+  consoleEndpoints,
+  pathParameters,
+} from '@vt/contracts/console';
+import type { Operation, PathParameterName } from '@vt/http-operations';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** Who is asking, as the router found them: the session and current team where the access needs them. */
+export interface ConsoleContext {
+  req: Request;
+  res: Response;
+  session: ActiveSession | undefined;
+  team: CurrentTeam | undefined;
+}
+
+/** What a handler gets: the request, already authenticated, scoped to its team and validated. */
+export interface HandlerContext<E extends ConsoleEndpoint> {
+  req: Request;
+  res: Response;
+  /** The path's `{name}` parameters, each a lower-case UUID (the nil UUID for one that is not: it names nothing). */
+  params: Record<PathParameterName<E['path']>, string>;
+  body: Parsed<E['body']>;
+  query: Parsed<E['query']>;
+  session: E['access'] extends 'public' ? undefined : ActiveSession;
+  team: E['access'] extends 'member' | 'admin' ? CurrentTeam : undefined;
+}
+
+type Answer<E extends ConsoleEndpoint> = E extends { response: infer R extends z.ZodType } ? z.input<R> : undefined;
+
+export type Handler<E extends ConsoleEndpoint> = (ctx: HandlerContext<E>) => Promise<Answer<E>>;
+
+/** One handler per catalogued operation: the type makes a missing one a compile error. */
+export type ConsoleHandlers = { [K in ConsoleEndpointId]: Handler<(typeof consoleEndpoints)[K]> };
+
+export type ConsoleOperation = Operation<ConsoleContext, { access: ConsoleAccess }>;
+
+/** Stands in for a path id that is not a UUID: it names no row (ids are random v4 UUIDs). */
+const NIL_UUID = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The path's ids as handlers get them: each a UUID in lower case, or the nil UUID for anything
+ * else, so the operation answers 404 exactly as for a made-up id or one of another team (same
+ * message, same place in the order of checks), never a hint of which it was.
+ */
+function pathIds(names: readonly string[], raw: Request['params']): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const name of names) {
+    const value = raw[name];
+    params[name] = typeof value === 'string' && isUuid(value) ? value.toLowerCase() : NIL_UUID;
+  }
+  return params;
+}
+
+type ErasedHandler = (
+  input: ConsoleContext & { params: Record<string, string>; query: unknown; body: unknown },
+) => Promise<unknown>;
+
+/**
+ * A catalogued endpoint with its handler, as the router serves it. The handler's params, query,
+ * body, session and team are typed from the endpoint; one that does not fit does not compile.
+ */
+export function consoleOperation<E extends ConsoleEndpoint>(endpoint: E, handle: Handler<E>): ConsoleOperation;
+export function consoleOperation(endpoint: ConsoleEndpoint, handle: ErasedHandler): ConsoleOperation {
+  const names = pathParameters(endpoint.path);
+  return {
+    operationId: endpoint.operationId,
+    method: endpoint.method,
+    path: endpoint.path,
+    status: endpoint.status,
+    meta: { access: endpoint.access },
+    query: endpoint.query,
+    body: endpoint.body,
+    response: endpoint.response,
+    // Path ids never fail: one that is not a UUID is read as the nil UUID, which names nothing.
+    handle: (input) => handle({ ...input, params: pathIds(names, input.req.params) }),
+  };
+}
+
+/** Every catalogued operation with its handler, in the catalogue's order. */
+export function consoleOperations(handlers: ConsoleHandlers): ConsoleOperation[] {
+  const bind = <K extends ConsoleEndpointId>(id: K) => consoleOperation(consoleEndpoints[id], handlers[id]);
+  return (Object.keys(consoleEndpoints) as ConsoleEndpointId[]).map(bind);
+}
