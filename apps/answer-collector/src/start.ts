@@ -2,7 +2,7 @@ import type { AnswerCollectorConfig } from '@vt/config';
 import { formatUtcDay, utcDay } from '@vt/db';
 import type { Logger } from '@vt/logger';
 import { answerScheduleJob, collectAnswerJob, rejudgePropertyJob, UnrecoverableError } from '@vt/queue';
-import { type JobWorkerSpec, jobWorker, startQueueWorker } from '@vt/service-runtime';
+import { jobWorker, type QueueJobWorker, startQueueWorker } from '@vt/service-runtime';
 import { Counter, Gauge } from 'prom-client';
 import { collectAnswer } from './jobs/collect-answer.ts';
 import { rejudgeProperty } from './jobs/rejudge-property.ts';
@@ -42,7 +42,7 @@ export async function startAnswerCollector(
     port: config.ANSWER_COLLECTOR_METRICS_PORT,
     logger,
     enqueues: true,
-    workers: async ({ db, registry, queue }): Promise<JobWorkerSpec[]> => {
+    workers: async ({ db, registry, queue }): Promise<QueueJobWorker[]> => {
       const answered = new Counter({
         name: 'vt_answers_collected_total',
         help: 'Questions handled by platform and outcome (collected, or the reason it was skipped or failed).',

@@ -29,10 +29,23 @@ export interface JobWorkerSpec<S extends z.ZodType = z.ZodType> {
   claimsProcessedJobs: boolean;
 }
 
-/** A queue's worker, typed by its contract, for a process's list of queues (which mixes contracts). */
-export function jobWorker<S extends z.ZodType>(spec: JobWorkerSpec<S>): JobWorkerSpec {
-  // Sound: the shell hands each processor only what its own contract's schema parsed.
-  return spec as unknown as JobWorkerSpec;
+/**
+ * A queue a process works, for its list of queues (which mixes contracts): what the shell reads of
+ * it, and how to make its worker, with the payload's type kept inside `create`.
+ */
+export interface QueueJobWorker {
+  contract: JobContract;
+  claimsProcessedJobs: boolean;
+  create: (deps: ObservedJobWorkerDeps) => Worker;
+}
+
+/** A queue's worker, typed by its contract. */
+export function jobWorker<S extends z.ZodType>(spec: JobWorkerSpec<S>): QueueJobWorker {
+  return {
+    contract: spec.contract,
+    claimsProcessedJobs: spec.claimsProcessedJobs,
+    create: (deps) => createObservedJobWorker(spec, deps),
+  };
 }
 
 export interface ObservedJobWorkerDeps {
@@ -48,7 +61,7 @@ export interface ObservedJobWorkerDeps {
  * contract's schema, then handled; its outcome logged and counted; its failures logged with what
  * jobFields says of it (its payload may not even parse), never with job.data.
  */
-export function createObservedJobWorker(spec: JobWorkerSpec, deps: ObservedJobWorkerDeps): Worker {
+function createObservedJobWorker<S extends z.ZodType>(spec: JobWorkerSpec<S>, deps: ObservedJobWorkerDeps): Worker {
   const { contract, jobFields } = spec;
   const { logger, jobMetrics } = deps;
   const worker = createJobWorker({

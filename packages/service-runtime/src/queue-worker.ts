@@ -7,7 +7,7 @@ import { closeOnce } from './boot.ts';
 import { pingPostgres, pingRedis } from './dependency-checks.ts';
 import { startHealthServer } from './health-server.ts';
 import { createJobMetrics, watchQueueDepth } from './job-metrics.ts';
-import { createObservedJobWorker, type JobWorkerSpec } from './job-worker.ts';
+import type { QueueJobWorker } from './job-worker.ts';
 import type { Service } from './lifecycle.ts';
 import { createMetricsRegistry } from './metrics.ts';
 
@@ -50,7 +50,7 @@ export interface QueueWorkerOptions {
    * The queues the process works, made once its connections are up; anything to prepare before a
    * job runs (a job scheduler, say) is done here.
    */
-  workers: (resources: QueueWorkerResources) => JobWorkerSpec[] | Promise<JobWorkerSpec[]>;
+  workers: (resources: QueueWorkerResources) => QueueJobWorker[] | Promise<QueueJobWorker[]>;
 }
 
 /**
@@ -87,7 +87,7 @@ export async function startQueueWorker(
   const lockMs = config.JOB_LOCK_SECONDS === undefined ? undefined : config.JOB_LOCK_SECONDS * 1000;
   const workers = specs.map((spec) => {
     queue(spec.contract); // every queue worked, for its depth
-    return createObservedJobWorker(spec, {
+    return spec.create({
       connection: redis,
       prefix: config.QUEUE_PREFIX,
       lockMs,
