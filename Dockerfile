@@ -44,6 +44,7 @@ COPY packages/delivery-log/package.json ./packages/delivery-log/
 COPY packages/logger/package.json ./packages/logger/
 COPY packages/properties/package.json ./packages/properties/
 COPY packages/catalogue-store/package.json ./packages/catalogue-store/
+COPY packages/http-operations/package.json ./packages/http-operations/
 COPY packages/queue/package.json ./packages/queue/
 COPY packages/read-model/package.json ./packages/read-model/
 COPY packages/redis/package.json ./packages/redis/
