@@ -272,7 +272,9 @@ describe('the console web UI, end to end', () => {
     await promptForm.getByRole('button', { name: 'Add prompt' }).click();
     await page.getByTestId('prompts').getByText('Which brandy is best?').waitFor();
     await page.getByTestId('prompts').getByRole('button', { name: 'Pause' }).click();
-    await page.getByTestId('prompts').getByText('paused').waitFor();
+    // Exactly the badge: a substring match also finds the row's buttons, whose text runs together
+    // as "PauseDelete", before the pause has reached the database.
+    await page.getByTestId('prompts').getByText('paused', { exact: true }).waitFor();
     const saved = await property();
     expect(saved.competitors.map((c) => [c.name, c.domain])).toEqual([['Rival', 'rival.example']]);
     expect(saved.prompts.map((p) => [p.text, p.active])).toEqual([['Which brandy is best?', false]]);
