@@ -15,17 +15,17 @@ const databaseUrl = new URL(process.env.TEST_DATABASE_BASE_URL ?? 'postgresql://
 const redisUrl = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
 
 /**
- * The programs, where the tests look for them, and the Debian package that has each. Chromium
- * comes with its recommended packages (fonts: the browser tests take screenshots); prometheus
- * without (they would pull in a node exporter and more that the tests do not use).
+ * The programs, where the tests look for them, and the Debian package that has each. Prometheus
+ * comes without its recommended packages (a node exporter and more the tests do not use), the
+ * rest with theirs (Chromium's fonts: the browser tests take screenshots), as `.ci/run` had them.
  */
 const PROGRAMS = [
   { name: 'redis-server', path: 'redis-server', pkg: 'redis-server' },
-  { name: 'Chromium', path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pkg: 'chromium', recommends: true },
+  { name: 'Chromium', path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pkg: 'chromium' },
   { name: 'nginx', path: '/usr/sbin/nginx', pkg: 'nginx' },
   { name: 'apache2', path: '/usr/sbin/apache2', pkg: 'apache2' },
-  { name: 'prometheus', path: 'prometheus', pkg: 'prometheus' },
-  { name: 'promtool', path: 'promtool', pkg: 'prometheus' },
+  { name: 'prometheus', path: 'prometheus', pkg: 'prometheus', withoutRecommends: true },
+  { name: 'promtool', path: 'promtool', pkg: 'prometheus', withoutRecommends: true },
   { name: 'script (util-linux)', path: 'script', pkg: 'util-linux' },
 ];
 
@@ -110,7 +110,7 @@ async function startServices() {
  */
 function aptInstall(programs) {
   const packages = (recommends) => [
-    ...new Set(programs.filter((p) => !!p.recommends === recommends).map((p) => p.pkg)),
+    ...new Set(programs.filter((p) => !p.withoutRecommends === recommends).map((p) => p.pkg)),
   ];
   say(`installing ${[...packages(true), ...packages(false)].join(', ')} (Debian packages)`);
   const policy = '/usr/sbin/policy-rc.d';
