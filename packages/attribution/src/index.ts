@@ -36,4 +36,10 @@ export {
 } from './ip-ranges.ts';
 export { AI_CRAWLER_UA_MARKERS, type AiCrawlerMatch, BUNDLED_AGENT_MATCHER, matchAiCrawler } from './match-crawler.ts';
 export { hostOfReferrer, platformForHost } from './match-platform.ts';
-export { type DirectoryKey, jwkThumbprint, parseKeyDirectory, signatureAgentOrigin } from './signature-keys.ts';
+export {
+  type DirectoryKey,
+  jwkThumbprint,
+  parseKeyDirectory,
+  signatureAgentOrigin,
+  storedDirectoryKeys,
+} from './signature-keys.ts';

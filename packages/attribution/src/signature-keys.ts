@@ -6,17 +6,18 @@ import { z } from 'zod';
 // drafts and every signing agent today use. A key's id is its RFC 7638 JWK thumbprint, as the
 // drafts define `keyid`.
 
-export interface DirectoryKey {
-  keyid: string;
-  /** The public JWK: `{kty: 'OKP', crv: 'Ed25519', x}`. */
-  jwk: { kty: 'OKP'; crv: 'Ed25519'; x: string };
-}
-
 const ed25519Jwk = z.object({
   kty: z.literal('OKP'),
   crv: z.literal('Ed25519'),
   x: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
 });
+
+/** A key as kept: its id and the public JWK (`{kty: 'OKP', crv: 'Ed25519', x}`). */
+const directoryKeySchema = z.object({ keyid: z.string(), jwk: ed25519Jwk });
+export type DirectoryKey = z.infer<typeof directoryKeySchema>;
+
+/** The keys of a directory as `ops crawlers refresh` stored them (a JSON column), read back. */
+export const storedDirectoryKeys = z.array(directoryKeySchema);
 const keyDirectorySchema = z.object({ keys: z.array(z.unknown()).max(100) });
 
 /** RFC 7638: SHA-256 of the key's required members in lexicographic order, base64url. */

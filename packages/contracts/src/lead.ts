@@ -47,13 +47,14 @@ export type Lead = z.output<typeof leadSchema>;
 export type LeadField = keyof Lead;
 
 /** A dropped key that looks like a field under another name, and the field it should have been. */
-export interface FieldSuggestion {
+/** A type, not an interface: a plain JSON object, so it is stored as a JSON column without a cast. */
+export type FieldSuggestion = {
   field: string;
   suggestion: LeadField;
-}
+};
 
-/** The webhook's 200 body (the spec's Lead result). */
-export interface LeadResult {
+/** The webhook's 200 body (the spec's Lead result); a type, so the delivery log stores it as JSON without a cast. */
+export type LeadResult = {
   leadId: string;
   matched: boolean;
   /** An AI platform id, or `unclassified`. */
@@ -61,4 +62,4 @@ export interface LeadResult {
   warnings: string[];
   ignoredFields: string[];
   fieldSuggestions: FieldSuggestion[];
-}
+};

@@ -1,4 +1,4 @@
-import type { DirectoryKey } from '@vt/attribution';
+import { storedDirectoryKeys } from '@vt/attribution';
 import type { PrismaClient } from '@vt/db';
 import type { Logger } from '@vt/logger';
 import { type ReloadingValue, reloadingValue } from './reloading-value.ts';
@@ -20,9 +20,9 @@ export function loadSignatureKeysCache(
     initial: noSignatureKeys,
     load: async () => {
       const rows = await db.signatureKeyDirectory.findMany({ select: { origin: true, keys: true } });
-      return createSignatureVerifier(
-        rows.map((r) => ({ origin: r.origin, keys: r.keys as unknown as DirectoryKey[] })),
-      );
+      // Parsed, not cast: a row that is not what `ops crawlers refresh` writes fails the load,
+      // which keeps the keys loaded before and logs why.
+      return createSignatureVerifier(rows.map((r) => ({ origin: r.origin, keys: storedDirectoryKeys.parse(r.keys) })));
     },
     refreshMs,
     logger,

@@ -6,7 +6,6 @@ import {
   verifyStandardWebhookSignature,
   verifyWebhookSignature,
 } from '@vt/credentials';
-import type { Prisma } from '@vt/db';
 import type { DeliveryAttempt, DeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
 import { batchedEnqueue, leadJob, type Queue } from '@vt/queue';
@@ -209,7 +208,7 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
       eventId,
       requestBody: text,
       leadId: answer.leadId,
-      result: answer as unknown as Prisma.InputJsonValue,
+      result: answer,
     });
     if (first) metrics.duplicate();
     else metrics.accepted(answer.platform);

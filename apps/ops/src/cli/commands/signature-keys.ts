@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { type AgentCatalogue, type DirectoryKey, parseKeyDirectory } from '@vt/attribution';
-import type { Prisma } from '@vt/db';
 import type { OpsContext } from '../context.ts';
 
 // The Web Bot Auth part of `pnpm ops crawlers refresh`: the key directory of every operator the
@@ -41,7 +40,7 @@ export async function refreshSignatureKeys(
     const source = file ?? keyDirectory;
     try {
       const keys = await readDirectory(source, input.fetchImpl ?? fetch, file !== null);
-      const row = { operator, keys: keys as unknown as Prisma.InputJsonValue, source, takenAt: new Date() };
+      const row = { operator, keys, source, takenAt: new Date() };
       await ctx.db.signatureKeyDirectory.upsert({ where: { origin }, create: { origin, ...row }, update: row });
       result.directories.push({ origin, operator, keys: keys.length, source });
     } catch (err) {
