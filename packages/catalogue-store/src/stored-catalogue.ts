@@ -7,7 +7,7 @@ import {
   BUNDLED_AGENT_MATCHER,
   compareCatalogueVersions,
 } from '@vt/attribution';
-import type { Prisma, PrismaClient } from '@vt/db';
+import type { PrismaClient } from '@vt/db';
 
 // The AI agent catalogue as Postgres keeps it: every version a deployment used, the highest one
 // current. A release stores its bundled catalogue when it starts; `ops crawlers refresh` stores a
@@ -22,7 +22,7 @@ export async function storeBundledCatalogue(db: PrismaClient): Promise<void> {
 /** Stores a catalogue version; an existing version is left as it is (versions never change). */
 export async function storeCatalogue(db: PrismaClient, catalogue: AgentCatalogue, source: string): Promise<boolean> {
   const { count } = await db.agentCatalogueVersion.createMany({
-    data: [{ version: catalogue.version, catalogue: catalogue as unknown as Prisma.InputJsonValue, source }],
+    data: [{ version: catalogue.version, catalogue, source }],
     skipDuplicates: true,
   });
   return count === 1;

@@ -88,7 +88,7 @@ function redactSecrets<T>(value: T, depth = 0, secretKeys: ReadonlySet<string> =
  * carry the request's headers.
  */
 function serializeError(err: Error): Record<string, unknown> {
-  return redactSecrets(pino.stdSerializers.err(err) as unknown as Record<string, unknown>);
+  return redactSecrets({ ...pino.stdSerializers.err(err) });
 }
 
 export interface CreateLoggerOptions {
