@@ -96,7 +96,8 @@ describe('answer collection', () => {
       () =>
         db.response.findMany({
           where: { propertyId: w.property.id },
-          include: { sources: true, competitorMentions: true },
+          // In the order the platform cited them: without orderBy, Postgres may return them in any order.
+          include: { sources: { orderBy: { ordinal: 'asc' } }, competitorMentions: true },
         }),
       (r) => r.length === 4,
     );
