@@ -1,7 +1,6 @@
 import { readEndpoints } from '@vt/contracts';
 import { sqlReaderOf } from '@vt/db';
 import { createLogger } from '@vt/logger';
-import { createReadOperations } from '@vt/read-model';
 import { createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry, pingPostgres, pingRedis, type ReadinessCheck } from '@vt/service-runtime';
 import { expectSecurityHeaders, isolatedQueuePrefix } from '@vt/test-support';
@@ -10,8 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
 import { buildReadApi } from './app.ts';
+import { v1Routes } from './endpoints/index.ts';
 import { createReadRateLimiter } from './rate-limiter.ts';
-import { standardReadRoutes } from './start.ts';
 import { createReadApiHarness } from './testing/index.ts';
 
 // The parts of the read API app around /v1: liveness, readiness, metrics, the docs page and the
@@ -34,7 +33,7 @@ function appWith(checks: ReadinessCheck[], closing = false) {
     registry: createMetricsRegistry('read-api'),
     readinessChecks: checks,
     isClosing: () => closing,
-    routes: standardReadRoutes(createReadOperations(sqlReaderOf(harness.db))),
+    routes: v1Routes(sqlReaderOf(harness.db)),
     authenticator: createApiKeyAuthenticator(harness.db, { cacheTtlMs: 1 }),
     answerCache: createAnswerCache({ ttlMs: 0, maxBytes: 1024 * 1024 }),
     rateLimiter: createReadRateLimiter({

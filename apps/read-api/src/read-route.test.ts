@@ -1,5 +1,5 @@
-import { readEndpoints } from '@vt/contracts';
-import type { ReadOperations } from '@vt/read-model';
+import { type ReadEndpointId, type ReadQueryOf, readEndpoints } from '@vt/contracts';
+import type { ReadOperation } from '@vt/read-model';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { readRoute } from './read-route.ts';
 
@@ -8,7 +8,7 @@ import { readRoute } from './read-route.ts';
 // `@ts-expect-error` fails the check if a mismatched pair ever compiles.
 
 // Only its type is used: the pairs below are compiled, never run.
-declare const operations: ReadOperations;
+declare const operations: { [Id in ReadEndpointId]: ReadOperation<ReadQueryOf<Id>> };
 
 describe('readRoute', () => {
   it('pairs an endpoint with an operation of its own query type', () => {

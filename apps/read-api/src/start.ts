@@ -1,29 +1,13 @@
 import type { ReadApiConfig } from '@vt/config';
-import { type ApiContact, DEFAULT_API_CONTACT, readEndpoints } from '@vt/contracts';
+import { type ApiContact, DEFAULT_API_CONTACT } from '@vt/contracts';
 import { sqlReaderOf } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { createReadOperations, type ReadOperations } from '@vt/read-model';
 import { startHttpService } from '@vt/service-runtime';
 import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
 import { buildReadApi } from './app.ts';
+import { v1Routes } from './endpoints/index.ts';
 import { createReadRateLimiter } from './rate-limiter.ts';
-import { readRoute, type V1Operation } from './read-route.ts';
-
-/** Every catalogued endpoint with the operation that answers it, in the catalogue's order. */
-export function standardReadRoutes(operations: ReadOperations): V1Operation[] {
-  return [
-    readRoute(readEndpoints.listResponses, operations.listResponses),
-    readRoute(readEndpoints.getResponse, operations.getResponse),
-    readRoute(readEndpoints.listTasks, operations.listTasks),
-    readRoute(readEndpoints.listProperties, operations.listProperties),
-    readRoute(readEndpoints.listPrompts, operations.listPrompts),
-    readRoute(readEndpoints.getVisibility, operations.getVisibility),
-    readRoute(readEndpoints.listCompetitors, operations.listCompetitors),
-    readRoute(readEndpoints.listSources, operations.listSources),
-    readRoute(readEndpoints.listSourceUrls, operations.listSourceUrls),
-  ];
-}
 
 /** The document's contact: the operator, with the URL and email the deployment configures. */
 export function apiContactOf(
@@ -49,7 +33,7 @@ export function startReadApi(config: ReadApiConfig, logger: Logger) {
         readinessChecks,
         isClosing,
         contact: apiContactOf(config),
-        routes: standardReadRoutes(createReadOperations(sqlReaderOf(db))),
+        routes: v1Routes(sqlReaderOf(db)),
         authenticator: createApiKeyAuthenticator(db, {
           cacheTtlMs: config.API_KEY_CACHE_TTL_MS,
           onLastUsedError: (err) => logger.warn({ err }, 'could not record an API key’s last use'),

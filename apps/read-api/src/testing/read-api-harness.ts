@@ -1,15 +1,14 @@
 import { sqlReaderOf } from '@vt/db';
 import { createLogger, type Logger } from '@vt/logger';
-import { createReadOperations } from '@vt/read-model';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
 import { createAnswerCache } from '../answer-cache.ts';
 import { createApiKeyAuthenticator } from '../api-key-auth.ts';
 import { buildReadApi } from '../app.ts';
+import { v1Routes } from '../endpoints/index.ts';
 import { createReadRateLimiter } from '../rate-limiter.ts';
 import { type ReadRoute, readRoute } from '../read-route.ts';
-import { standardReadRoutes } from '../start.ts';
 
 export interface ReadApiHarnessOptions {
   /** Requests per minute per key; tests that are not about the limit leave it high. */
@@ -49,7 +48,7 @@ export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
     readinessChecks: [],
     isClosing: () => false,
     routes: [
-      ...standardReadRoutes(createReadOperations(sqlReaderOf(db))),
+      ...v1Routes(sqlReaderOf(db)),
       ...(options.extraRoutes ?? []).map((route) => readRoute(route.endpoint, route.operation)),
     ],
     // Counted, so a test can tell an answer given without reading the key.
