@@ -1,4 +1,4 @@
-import { LEAD_WEBHOOK_LIMITS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@vt/contracts';
+import { CRAWL_PROVIDER_IDS, LEAD_WEBHOOK_LIMITS, MAX_IDEMPOTENCY_KEY_LENGTH } from '@vt/contracts';
 import { errorEnvelope } from '@vt/http-operations';
 import type { Response } from 'express';
 
@@ -34,8 +34,11 @@ interface Entry<A extends unknown[]> {
  */
 export type WebhookHeaders = 'x-webhook' | 'webhook';
 
-/** Why a crawl body is unreadable: a gzip stream that does not inflate, or not one readable line. */
-type UnreadableCause = 'corrupt_gzip' | 'no_readable_line';
+/**
+ * Why a crawl body is unreadable: a gzip stream that does not inflate, not one readable line, or
+ * (a provider's endpoint) not that provider's delivery.
+ */
+type UnreadableCause = 'corrupt_gzip' | 'no_readable_line' | 'not_firehose';
 
 /** Gives each entry its type, so `rejection()` asks for exactly the arguments its words take. */
 const entry = <A extends unknown[] = []>(e: Entry<A>): Entry<A> => e;
@@ -49,6 +52,11 @@ export const CRAWL_REJECTIONS = {
     status: 503,
     error: 'Crawl ingest is not configured on this deployment',
     hint: 'The operator must set CRAWL_TOKEN_SECRET. Retry later with backoff.',
+  }),
+  unknown_provider: entry({
+    status: 404,
+    error: (provider: string) => `No crawl ingest for a provider named ${provider}`,
+    hint: `Providers: ${CRAWL_PROVIDER_IDS.join(', ')}. Copy the URL from the property's setup dialog.`,
   }),
   missing_token: entry({
     status: 401,
@@ -64,6 +72,16 @@ export const CRAWL_REJECTIONS = {
     status: 401,
     error: 'The crawl token is not valid for this property',
     hint: 'Use the current token from the property setup; a rotated token stops working at once.',
+  }),
+  signature_mismatch: entry({
+    status: 403,
+    error: 'x-vercel-signature does not match the body',
+    hint: "Set the drain's signature secret to the one in the property's setup dialog (it changes when the token is rotated).",
+  }),
+  unknown_fields: entry({
+    status: 400,
+    error: (fields: string) => `The field list "${fields}" cannot be read`,
+    hint: 'List the real-time log configuration’s fields in CloudFront’s order, among them timestamp, cs-host, cs-uri-stem, cs-user-agent and sc-status; or select exactly the setup dialog’s fields and leave the list out.',
   }),
   plan_required: entry({
     status: 402,
@@ -95,11 +113,17 @@ export const CRAWL_REJECTIONS = {
   unreadable_body: entry({
     status: 400,
     error: (cause: UnreadableCause) =>
-      cause === 'corrupt_gzip' ? 'The body looks gzipped but does not inflate' : 'No line of the body could be read',
+      cause === 'corrupt_gzip'
+        ? 'The body looks gzipped but does not inflate'
+        : cause === 'not_firehose'
+          ? 'The body is not an Amazon Data Firehose delivery'
+          : 'No line of the body could be read',
     hint: (cause: UnreadableCause) =>
       cause === 'corrupt_gzip'
         ? 'Send the complete gzip stream of NDJSON or a JSON array, or send it uncompressed.'
-        : 'Send NDJSON (one JSON crawl event per line, Content-Type: application/x-ndjson) or a JSON array of crawl events (application/json).',
+        : cause === 'not_firehose'
+          ? 'This endpoint takes Firehose HTTP endpoint deliveries: {"requestId", "timestamp", "records": [{"data": <base64>}]}, at most 10,000 records.'
+          : 'Send NDJSON (one JSON crawl event per line, Content-Type: application/x-ndjson) or a JSON array of crawl events (application/json).',
   }),
   queue_unavailable: entry({
     status: 503,

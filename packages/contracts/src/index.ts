@@ -11,6 +11,18 @@ export {
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from './crawl-event.ts';
 export {
+  AKAMAI_FIELDS,
+  CLOUDFRONT_REALTIME_FIELDS,
+  CLOUDFRONT_SETUP_FIELDS,
+  CRAWL_PROVIDER_IDS,
+  CRAWL_PROVIDER_TITLES,
+  type CrawlProviderId,
+  FASTLY_LOG_FORMAT,
+  isCrawlProviderId,
+  LOGPUSH_EXTRA_FIELDS,
+  LOGPUSH_FIELDS,
+} from './crawl-providers.ts';
+export {
   API_ERROR_STATUS,
   type ApiErrorCode,
   type ErrorEnvelope,

@@ -23,3 +23,12 @@ export function verifyCrawlToken(
 ): boolean {
   return constantTimeEqual(deriveCrawlToken(deploymentSecret, propertyId, tokenVersion), presented);
 }
+
+/**
+ * The signature secret a property's Vercel drain is set to, derived like its crawl token (so a
+ * rotation changes both): the gateway checks each delivery's `x-vercel-signature` (HMAC-SHA1 of
+ * the body) with it. 64 hex characters: Vercel asks for at least 32.
+ */
+export function deriveVercelDrainSecret(deploymentSecret: string, propertyId: string, tokenVersion: number): string {
+  return createHmac('sha256', deploymentSecret).update(`vercel-drain:v1:${propertyId}:${tokenVersion}`).digest('hex');
+}

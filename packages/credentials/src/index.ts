@@ -7,7 +7,7 @@ export {
   isWellFormedApiKey,
 } from './api-key.ts';
 export { constantTimeEqual } from './constant-time.ts';
-export { deriveCrawlToken, verifyCrawlToken } from './crawl-token.ts';
+export { deriveCrawlToken, deriveVercelDrainSecret, verifyCrawlToken } from './crawl-token.ts';
 export { nameBasedUuid } from './name-based-id.ts';
 export {
   generateSessionToken,

@@ -40,5 +40,9 @@ export function crawlConnectionStatus({
   return isAcceptedCrawlAttempt(newest) ? 'connected' : 'rejecting';
 }
 
-/** A crawl batch the endpoint accepted (202); a named repeat (200) wrote nothing and is not one. */
-export const isAcceptedCrawlAttempt = (attempt: { statusCode: number }) => attempt.statusCode === 202;
+/**
+ * A crawl batch the endpoint accepted: 202 from the spec's endpoint, 200 from a provider's (their
+ * senders want 200). A named repeat (200) writes no row, so a 200 row is always a provider's.
+ */
+export const isAcceptedCrawlAttempt = (attempt: { statusCode: number }) =>
+  attempt.statusCode === 202 || attempt.statusCode === 200;

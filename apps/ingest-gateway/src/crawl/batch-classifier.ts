@@ -9,7 +9,17 @@ import {
 import { bundledMatcher } from '@vt/catalogue-store';
 import { CRAWL_EVENT_CAPS, type CrawlVerification, crawlEventSchema, type KeptCrawlEvent } from '@vt/contracts';
 import { agentMemo, DecisionMemo, ownCopy } from './decision-memo.ts';
-import { NeedleCursor, RAW_KEY_NEEDLES, rawKeyHead, rawKeyNeedle, rawStringField } from './raw-fields.ts';
+import {
+  type CrawlLineCandidate,
+  type CrawlLineFormat,
+  NOT_A_REQUEST,
+  quotedKey,
+  type RawKeys,
+  REQUIRED_LINE_FIELDS,
+  type RequiredLineField,
+  SPEC_LINES,
+} from './line-format.ts';
+import { NeedleCursor, rawStringField } from './raw-fields.ts';
 import type { SignatureVerifier, SignedRequest } from './signature-verifier.ts';
 
 export interface IpVerifier {
@@ -17,7 +27,12 @@ export interface IpVerifier {
 }
 
 export interface BatchSummary {
+  /** Records that were requests (records that are not, such as a Logpush test upload, are not counted). */
   received: number;
+  /** Records that were not requests. */
+  notRequests: number;
+  /** Per field a usable line needs, the parsed lines that lacked it (by the source's field names' order). */
+  missingFields: Partial<Record<RequiredLineField, number>>;
   kept: number;
   unreadable: number;
   hostNotMatched: { count: number; hosts: string[] };
@@ -41,6 +56,8 @@ export const MAX_TRACKED_MISSED_HOSTS = 1000;
  */
 export class BatchClassifier {
   private received = 0;
+  private notRequests = 0;
+  private readonly missingFields: Partial<Record<RequiredLineField, number>> = {};
   private unreadable = 0;
   private hostMisses = 0;
   private readonly missedHosts = new Map<string, number>();
@@ -52,11 +69,20 @@ export class BatchClassifier {
   /** The text lineAt reads, and where the raw-text decision's needles occur next in it. */
   private text = '';
   private readonly backslash = NeedleCursor.of('\\');
-  private readonly agentKeys = NeedleCursor.of(RAW_KEY_NEEDLES.userAgent);
-  private readonly hostKeys = NeedleCursor.of(RAW_KEY_NEEDLES.host);
-  private readonly refererKeys = NeedleCursor.of(RAW_KEY_NEEDLES.referer);
+  private readonly agentKeys: NeedleCursor;
+  private readonly hostKeys: NeedleCursor;
+  private readonly refererKeys: NeedleCursor;
   private readonly braces = NeedleCursor.of('{');
-  private readonly cursors = [this.backslash, this.agentKeys, this.hostKeys, this.refererKeys, this.braces];
+  private readonly cursors: NeedleCursor[];
+  /** The format's raw keys, null when every record is parsed. */
+  private readonly keys: RawKeys | null;
+  /** Quoted keys for rawStringField. */
+  private readonly userAgentKey: string;
+  private readonly hostKey: string;
+  private readonly refererKey: string;
+  private readonly signatureAgentKey: string | null;
+  /** A provider's other required fields, each with cursors on the keys that can carry it. */
+  private readonly requiredKeys: { field: RequiredLineField; cursors: NeedleCursor[] }[];
   private readonly userAgents: DecisionMemo;
   /** Where the string value stringValueAt or onlyValue found last ends (its closing quote). */
   private valueEnd = 0;
@@ -65,8 +91,32 @@ export class BatchClassifier {
     private readonly domain: string,
     private readonly ipVerifier: IpVerifier,
     private readonly agents: AgentMatcher = bundledMatcher,
+    private readonly format: CrawlLineFormat = SPEC_LINES,
   ) {
     this.userAgents = agentMemo(agents);
+    this.keys = format.rawKeys;
+    const keys = format.rawKeys ?? SPEC_LINES.rawKeys;
+    if (!keys) throw new Error('the spec lines have raw keys');
+    this.agentKeys = NeedleCursor.of(keys.agentNeedle);
+    this.hostKeys = NeedleCursor.of(keys.hostNeedle);
+    this.refererKeys = NeedleCursor.of(keys.refererNeedle);
+    this.requiredKeys = (format.rawKeys?.requiredKeys ?? []).map(({ field, keys }) => ({
+      field,
+      cursors: keys.map((key) => NeedleCursor.of(key)),
+    }));
+    this.cursors = [
+      this.backslash,
+      this.agentKeys,
+      this.hostKeys,
+      this.refererKeys,
+      this.braces,
+      ...this.requiredKeys.flatMap((required) => required.cursors),
+    ];
+    this.userAgentKey = quotedKey(keys.userAgentHead, keys.agentNeedle);
+    this.hostKey = `"${keys.hostNeedle}`;
+    this.refererKey = `"${keys.refererNeedle}`;
+    this.signatureAgentKey =
+      keys.signatureAgentHead === null ? null : quotedKey(keys.signatureAgentHead, keys.agentNeedle);
   }
 
   /** Decides one line (or one JSON array element). */
@@ -99,6 +149,11 @@ export class BatchClassifier {
     }
     if (start === end) return; // blank lines (a trailing newline) are not log lines
     this.received++;
+    if (this.keys === null) {
+      const value = this.readObject(line ?? text.slice(start, end));
+      if (value) this.decideParsed(value);
+      return;
+    }
     if (line === undefined) {
       if (this.readableSeen && this.droppedOnRawText(start, end)) return;
       line = text.slice(start, end);
@@ -109,6 +164,21 @@ export class BatchClassifier {
     }
     const value = this.readObject(line);
     if (value) this.decideParsed(value);
+  }
+
+  /**
+   * Decides one record a source read without JSON (a CloudFront log line): the crawl line it
+   * maps to, or null for a record that could not be read.
+   */
+  record(candidate: CrawlLineCandidate | null) {
+    this.received++;
+    if (candidate === null) {
+      this.unreadable++;
+      return;
+    }
+    this.readableSeen = true;
+    if (candidate !== NOT_A_REQUEST) this.countMissingFields(candidate);
+    this.decideLine(candidate);
   }
 
   /**
@@ -130,6 +200,8 @@ export class BatchClassifier {
       .map(([host]) => host);
     return {
       received: this.received,
+      notRequests: this.notRequests,
+      missingFields: this.missingFields,
       kept: this.events.length,
       unreadable: this.unreadable,
       hostNotMatched: { count: this.hostMisses, hosts },
@@ -153,31 +225,45 @@ export class BatchClassifier {
     }
     let userAgent = ABSENT;
     let userAgentEnd = 0;
+    const keys = this.keys as RawKeys;
+    const needle = keys.agentNeedle.length;
     for (let at = this.agentKeys.next(start); at !== -1 && at < end; at = this.agentKeys.next(at + 1)) {
-      if (keyEndsAt(text, at, SIGNATURE_AGENT_KEY_HEAD)) {
+      if (keys.signatureAgentHead !== null && keyEndsAt(text, at, keys.signatureAgentHead)) {
         // A signed line names its agent there. An empty Signature-Agent signs nothing (the event
         // schema drops it), and log formats that always write the three headers leave it empty on
         // nearly every line: only a non-empty one needs the full decision (given twice, whichever
         // JSON.parse keeps, the line is signed only if one is non-empty).
-        const value = this.stringValueAt(at + RAW_KEY_NEEDLES.signatureAgent.length, end);
+        const value = this.stringValueAt(at + needle, end);
         if (value === ODD || this.valueEnd !== value) return false;
         continue;
       }
-      if (!keyEndsAt(text, at, USER_AGENT_KEY_HEAD)) continue; // another key that ends in Agent
+      if (!keyEndsAt(text, at, keys.userAgentHead)) continue; // another key that ends in Agent
       if (userAgent !== ABSENT) return false; // twice: JSON.parse would keep the last
-      userAgent = this.stringValueAt(at + RAW_KEY_NEEDLES.userAgent.length, end);
+      userAgent = this.stringValueAt(at + needle, end);
       if (userAgent === ODD) return false;
       userAgentEnd = this.valueEnd;
     }
     if (userAgent === ABSENT || this.userAgents.get(text, userAgent, userAgentEnd)) return false;
-    const referer = this.onlyValue(this.refererKeys, RAW_KEY_NEEDLES.referer.length, start, end);
+    const referer = this.onlyValue(this.refererKeys, keys.refererNeedle.length, start, end);
     if (referer === ODD || (referer !== ABSENT && AI_REFERERS.get(text, referer, this.valueEnd))) return false;
-    const host = this.onlyValue(this.hostKeys, RAW_KEY_NEEDLES.host.length, start, end);
+    const host = this.onlyValue(this.hostKeys, keys.hostNeedle.length, start, end);
     // A `{` before the host key may open an object the key is nested in: only parsing can tell.
     if (host < 0 || this.braces.within(start + 1, host)) return false;
     const hostText = text.slice(host, this.valueEnd);
     if (!this.hostMatches(hostText)) this.missHost(hostText);
+    if (this.requiredKeys.length > 0) this.countMissingKeys(start, end);
     return true;
+  }
+
+  /** Counts the required fields a line decided on its raw text lacks (a provider's lines only). */
+  private countMissingKeys(start: number, end: number) {
+    for (const { field, cursors } of this.requiredKeys) {
+      if (!cursors.some((cursor) => cursor.within(start, end))) this.countMissing(field);
+    }
+  }
+
+  private countMissing(field: RequiredLineField) {
+    this.missingFields[field] = (this.missingFields[field] ?? 0) + 1;
   }
 
   /**
@@ -221,12 +307,12 @@ export class BatchClassifier {
    * few), or its referer names an AI platform host. Unusual text answers yes: parsing decides.
    */
   protected mayBeKept(text: string): boolean {
-    const userAgent = rawStringField(text, 'userAgent');
+    const userAgent = rawStringField(text, this.userAgentKey);
     if (userAgent === null) return true;
     // A signed line names its agent in Signature-Agent, whatever its user agent says.
-    if (text.includes(SIGNATURE_AGENT_KEY)) return true;
+    if (this.signatureAgentKey !== null && text.includes(this.signatureAgentKey)) return true;
     if (userAgent !== undefined && this.agents.match(userAgent) !== null) return true;
-    const referer = rawStringField(text, 'referer');
+    const referer = rawStringField(text, this.refererKey);
     if (referer === null || (referer !== undefined && AI_REFERER_HINT.test(referer))) return true;
     // A key spelled with \u escapes (`"\u0075serAgent"`) is found only by parsing, and may be any
     // of the above: JSON.parse reads it as the key.
@@ -240,14 +326,42 @@ export class BatchClassifier {
    * line is taken as readable on its shape.
    */
   private decideWithoutParsing(text: string) {
-    const host = rawStringField(text, 'host');
+    const host = rawStringField(text, this.hostKey);
     const objectShaped = text.charCodeAt(0) === 0x7b && text.charCodeAt(text.length - 1) === 0x7d;
     if (this.readableSeen && objectShaped && typeof host === 'string') {
       if (!this.hostMatches(host)) this.missHost(host);
+      if (this.format.fieldNames) this.countMissingInText(text);
       return;
     }
     const value = this.readObject(text);
-    if (value && typeof value.host === 'string' && !this.hostMatches(value.host)) this.missHost(value.host);
+    if (!value) return;
+    const line = this.asLine(value);
+    if (line && typeof line.host === 'string' && !this.hostMatches(line.host)) this.missHost(line.host);
+  }
+
+  /** A parsed record as a crawl line; null (and uncounted) when it is not a request. */
+  private asLine(value: Record<string, unknown>): Record<string, unknown> | null {
+    if (this.format === SPEC_LINES) return value;
+    const line = this.format.toLine(value);
+    if (line === NOT_A_REQUEST) {
+      this.received--;
+      this.notRequests++;
+      return null;
+    }
+    this.countMissingFields(line);
+    return line;
+  }
+
+  private countMissingFields(line: Record<string, unknown>) {
+    for (const field of REQUIRED_LINE_FIELDS) if (line[field] === undefined) this.countMissing(field);
+  }
+
+  /** The required fields a whole line (its own text) lacks, its host aside (it has one). */
+  private countMissingInText(line: string) {
+    if (rawStringField(line, this.userAgentKey) === undefined) this.countMissing('userAgent');
+    for (const { field, cursors } of this.requiredKeys) {
+      if (!cursors.some((cursor) => line.includes(cursor.needle))) this.countMissing(field);
+    }
   }
 
   /** The line as a JSON object, or null, counted unreadable. */
@@ -266,11 +380,23 @@ export class BatchClassifier {
     return value;
   }
 
-  private decideParsed(value: Record<string, unknown>) {
+  private decideParsed(record: Record<string, unknown>) {
+    const value = this.asLine(record);
+    if (value) this.decideLine(value);
+  }
+
+  private decideLine(candidate: CrawlLineCandidate) {
+    if (candidate === NOT_A_REQUEST) {
+      this.received--;
+      this.notRequests++;
+      return;
+    }
+    const value = candidate;
     if (typeof value.host === 'string' && !this.hostMatches(value.host)) {
       this.missHost(value.host);
       return;
     }
+    if (this.plainlyNotKept(value)) return;
     // A JSON object that is not a usable crawl event (no timestamp, a bad status) is readable,
     // and dropped like any other line that is not kept.
     const parsed = crawlEventSchema.safeParse(value);
@@ -293,6 +419,18 @@ export class BatchClassifier {
     const refererHost = event.referer ? hostOfReferrer(event.referer) : null;
     const platform = refererHost ? platformForHost(refererHost) : null;
     if (platform) this.events.push({ ...event, aiPlatform: platform });
+  }
+
+  /**
+   * What the raw-text decision concludes, read from a parsed line: a string user agent that is no
+   * AI agent's, no Signature-Agent, and no referer that could name an AI platform. Such a line is
+   * never kept, so the schema's parse (the costliest step) is skipped for it.
+   */
+  private plainlyNotKept(line: Record<string, unknown>): boolean {
+    const { userAgent, referer, signatureAgent } = line;
+    if (typeof userAgent !== 'string' || (signatureAgent !== undefined && signatureAgent !== '')) return false;
+    if (this.userAgents.get(userAgent, 0, userAgent.length)) return false;
+    return !(typeof referer === 'string' && AI_REFERER_HINT.test(referer));
   }
 
   /** Case- and port-insensitive; the domain itself and every subdomain of it match. */
@@ -331,10 +469,6 @@ const AI_REFERER_HINT = new RegExp(
 
 /** Whether a referer may name an AI platform, remembered per distinct referer. */
 const AI_REFERERS = new DecisionMemo((referer) => AI_REFERER_HINT.test(referer));
-
-const USER_AGENT_KEY_HEAD = rawKeyHead('userAgent');
-const SIGNATURE_AGENT_KEY_HEAD = rawKeyHead('signatureAgent');
-const SIGNATURE_AGENT_KEY = rawKeyNeedle('signatureAgent');
 
 const ABSENT = -1;
 const ODD = -2;

@@ -71,8 +71,8 @@ for (const key of Object.keys(RAW_KEY_NEEDLES) as RawFieldKey[]) rawKeyHead(key)
  * odd spacing, the key twice) and only a real parse can tell. Keys are matched only where a key can stand
  * (after `{` or `,`), so a value that happens to spell a key name is not mistaken for one.
  */
-export function rawStringField(line: string, key: RawFieldKey): string | undefined | null {
-  const needle = NEEDLES[key];
+export function rawStringField(line: string, quotedKey: string): string | undefined | null {
+  const needle = quotedKey;
   let at = line.indexOf(needle);
   while (at !== -1) {
     let before = at - 1;
@@ -114,10 +114,13 @@ export class NeedleCursor {
   private at = -2;
   private text = '';
 
-  constructor(private readonly find: (text: string, from: number) => number) {}
+  constructor(
+    readonly needle: string,
+    private readonly find: (text: string, from: number) => number,
+  ) {}
 
   static of(needle: string): NeedleCursor {
-    return new NeedleCursor((text, from) => text.indexOf(needle, from));
+    return new NeedleCursor(needle, (text, from) => text.indexOf(needle, from));
   }
 
   /** Starts over on a new chunk. */
