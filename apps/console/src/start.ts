@@ -8,7 +8,7 @@ import { createQueue, enqueue, type Queue, rejudgePropertyJob } from '@vt/queue'
 import { startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
-import { consoleHandlers } from './handlers/index.ts';
+import { consoleOperations } from './operations/index.ts';
 
 /** Where `pnpm --filter @vt/console build:web` puts the web UI. */
 const WEB_ROOT = fileURLToPath(new URL('../web/dist/', import.meta.url));
@@ -30,7 +30,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
     build: async ({ db, redis, registry, readinessChecks, isClosing }) => {
       const now = () => new Date();
       const rejudgeQueue = createQueue(rejudgePropertyJob, redis, config.QUEUE_PREFIX);
-      const handlers = consoleHandlers({
+      const operations = consoleOperations({
         db,
         now,
         sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
@@ -52,7 +52,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
         close: () => rejudgeQueue.close(),
         app: buildConsoleApp({
           db,
-          handlers,
+          operations,
           logger,
           registry,
           readinessChecks,

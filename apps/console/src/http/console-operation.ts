@@ -1,12 +1,6 @@
 import type { ActiveSession, CurrentTeam } from '@vt/accounts';
 import { isUuid } from '@vt/contracts';
-import {
-  type ConsoleAccess,
-  type ConsoleEndpoint,
-  type ConsoleEndpointId,
-  consoleEndpoints,
-  pathParameters,
-} from '@vt/contracts/console';
+import { type ConsoleAccess, type ConsoleEndpoint, pathParameters } from '@vt/contracts/console';
 import type { Operation, PathParameterName } from '@vt/http-operations';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
@@ -36,9 +30,6 @@ export interface HandlerContext<E extends ConsoleEndpoint> {
 type Answer<E extends ConsoleEndpoint> = E extends { response: infer R extends z.ZodType } ? z.input<R> : undefined;
 
 export type Handler<E extends ConsoleEndpoint> = (ctx: HandlerContext<E>) => Promise<Answer<E>>;
-
-/** One handler per catalogued operation: the type makes a missing one a compile error. */
-export type ConsoleHandlers = { [K in ConsoleEndpointId]: Handler<(typeof consoleEndpoints)[K]> };
 
 export type ConsoleOperation = Operation<ConsoleContext, { access: ConsoleAccess }>;
 
@@ -82,10 +73,4 @@ export function consoleOperation(endpoint: ConsoleEndpoint, handle: ErasedHandle
     // Path ids never fail: one that is not a UUID is read as the nil UUID, which names nothing.
     handle: (input) => handle({ ...input, params: pathIds(names, input.req.params) }),
   };
-}
-
-/** Every catalogued operation with its handler, in the catalogue's order. */
-export function consoleOperations(handlers: ConsoleHandlers): ConsoleOperation[] {
-  const bind = <K extends ConsoleEndpointId>(id: K) => consoleOperation(consoleEndpoints[id], handlers[id]);
-  return (Object.keys(consoleEndpoints) as ConsoleEndpointId[]).map(bind);
 }

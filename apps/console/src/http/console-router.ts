@@ -7,18 +7,12 @@ import type { Registry } from 'prom-client';
 import { isCrossSiteWrite } from '../auth/csrf.ts';
 import { sessionCookieOf } from '../auth/session-cookie.ts';
 import { sendConsoleError } from './console-error.ts';
-import {
-  type ConsoleContext,
-  type ConsoleHandlers,
-  type ConsoleOperation,
-  consoleOperations,
-} from './console-operation.ts';
-
-export type { ConsoleHandlers, Handler, HandlerContext } from './console-operation.ts';
+import type { ConsoleContext, ConsoleOperation } from './console-operation.ts';
 
 export interface ConsoleRouterDeps {
   db: PrismaClient;
-  handlers: ConsoleHandlers;
+  /** Every catalogued operation with its handler (`consoleOperations` in operations/index.ts). */
+  operations: readonly ConsoleOperation[];
   /** The console's public origin: cookie-authenticated writes must come from it (or the same host). */
   publicOrigin: string;
   registry: Registry;
@@ -75,7 +69,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   };
 
   return createOperationRouter<ConsoleContext, ConsoleOperation['meta'], ConsoleErrorCode>({
-    operations: consoleOperations(deps.handlers),
+    operations: deps.operations,
     metrics: { registry: deps.registry, prefix: 'vt_console', subject: 'Console API' },
     sendError: sendConsoleError,
     refusal: OperationError,

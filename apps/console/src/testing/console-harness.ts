@@ -9,7 +9,7 @@ import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
 import request from 'supertest';
 import { buildConsoleApp, type ConsoleAppDeps } from '../app.ts';
 import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.ts';
-import { consoleHandlers } from '../handlers/index.ts';
+import { consoleOperations } from '../operations/index.ts';
 import { requestRejudge } from '../start.ts';
 
 /** The console's public URL in tests: cookie writes must come from its origin. */
@@ -64,7 +64,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     publicOrigin: CONSOLE_ORIGIN,
     trustProxy: 'loopback',
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
-    handlers: consoleHandlers({
+    operations: consoleOperations({
       db,
       now: clock,
       sessionTtlMs: options.sessionTtlMs ?? 3_600_000,

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createConsoleHarness } from '../testing/index.ts';
+import { createConsoleHarness } from '../../testing/index.ts';
 
 // Changing what a property's answers are judged against (its brand terms, its competitors) queues
 // a re-judging of its stored answers, for the answer collector to run; other changes do not.

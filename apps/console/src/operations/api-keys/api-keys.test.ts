@@ -3,7 +3,7 @@ import { hashApiKey } from '@vt/credentials';
 import { createReadApiHarness } from '@vt/read-api/testing';
 import request from 'supertest';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
+import { createConsoleHarness, type SignedUp } from '../../testing/index.ts';
 
 // Read API keys through the console: the whole key is in the create answer only (the list never
 // holds it, the database holds its SHA-256), keys are scoped to the team's own properties, members

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { deriveCrawlToken, deriveWebhookSecret, verifyCrawlToken } from '@vt/credentials';
 import { testEnv } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
+import { createConsoleHarness, type SignedUp } from '../../testing/index.ts';
 
 // The crawl and lead webhook setup dialogs: the crawl token and the webhook signing secret for
 // owners and admins only (TEAM-5), the sender snippets, rotating the token (CRAWL-3) or failing to

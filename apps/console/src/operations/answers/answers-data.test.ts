@@ -1,6 +1,6 @@
 import { importAnswers } from '@vt/answers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
+import { createConsoleHarness, type SignedUp } from '../../testing/index.ts';
 
 // The /v1 data of one property for the dashboard: visibility over time, responses with their
 // verdicts, competitors' share of voice and tasks, read by any member of the property's team from

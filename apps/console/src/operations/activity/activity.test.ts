@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
+import { createConsoleHarness, type SignedUp } from '../../testing/index.ts';
 
 // GET /api/properties/{id}/activity?from=&to=: the daily counts the workers keep (crawler hits by
 // verification, AI referrals, AI-attributed leads) summed over inclusive UTC days, the all-time

@@ -1,13 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
+import { createConsoleHarness, type SignedUp } from '../../testing/index.ts';
 
 // The spec's team endpoints under /api: creating a team whose creator is its owner (TEAM-1), reading
 // and patching the current team (TEAM-2), and the slug rules with check-slug (TEAM-3): lower-case
 // a-z, digits and inner hyphens, 3–48 characters, not reserved, unique (409 SLUG_TAKEN, also under a
 // race). Members may not patch (403); a team the caller is not in is 404, exactly like no team at all.
-// Roles and members: members.test.ts; how the current team is chosen: auth/current-team.test.ts.
+// Roles and members: members/members.test.ts; how the current team is chosen: auth/current-team.test.ts.
 
 const h = createConsoleHarness();
 afterAll(() => h.close());

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
+import { createConsoleHarness, type SignedUp } from '../../testing/index.ts';
 
 // Properties through the console API: create (domain normalised, brand terms and plan defaulted),
 // list, read with competitors and prompts, rename, plan and brand-term changes, delete; competitors

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONSOLE_ORIGIN, createConsoleHarness, type SignedUp, TEST_PASSWORD } from '../testing/index.ts';
+import { CONSOLE_ORIGIN, createConsoleHarness, type SignedUp, TEST_PASSWORD } from '../../testing/index.ts';
 
 // Roles (TEAM-4) and the members around them. PUT /api/team/role: owners and admins change roles,
 // only an owner grants or takes away the owner role, the last owner stays (409 LAST_OWNER, also when

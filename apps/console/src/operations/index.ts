@@ -1,0 +1,99 @@
+import { type ConsoleEndpointId, consoleEndpoints } from '@vt/contracts/console';
+import { type ConsoleOperation, consoleOperation } from '../http/console-operation.ts';
+import { getMeHandler } from './account/get-me.ts';
+import { selectTeamHandler } from './account/select-team.ts';
+import { signInHandler } from './account/sign-in.ts';
+import { signOutHandler } from './account/sign-out.ts';
+import { signUpHandler } from './account/sign-up.ts';
+import { getActivityHandler } from './activity/get-activity.ts';
+import { getShareOfVoiceHandler } from './answers/get-share-of-voice.ts';
+import { getVisibilityOverTimeHandler } from './answers/get-visibility-over-time.ts';
+import { listPropertyResponsesHandler } from './answers/list-property-responses.ts';
+import { listPropertyTasksHandler } from './answers/list-property-tasks.ts';
+import { createApiKeyHandler } from './api-keys/create-api-key.ts';
+import { listApiKeysHandler } from './api-keys/list-api-keys.ts';
+import { revokeApiKeyHandler } from './api-keys/revoke-api-key.ts';
+import type { ConsoleHandlerFactory } from './define-console-handler.ts';
+import type { HandlerDeps } from './handler-deps.ts';
+import { addMemberHandler } from './members/add-member.ts';
+import { changeRoleHandler } from './members/change-role.ts';
+import { leaveTeamHandler } from './members/leave-team.ts';
+import { listMembersHandler } from './members/list-members.ts';
+import { removeMemberHandler } from './members/remove-member.ts';
+import { addCompetitorHandler } from './properties/add-competitor.ts';
+import { addPromptHandler } from './properties/add-prompt.ts';
+import { createPropertyHandler } from './properties/create-property.ts';
+import { deletePropertyHandler } from './properties/delete-property.ts';
+import { getPropertyHandler } from './properties/get-property.ts';
+import { listPropertiesHandler } from './properties/list-properties.ts';
+import { removeCompetitorHandler } from './properties/remove-competitor.ts';
+import { removePromptHandler } from './properties/remove-prompt.ts';
+import { updatePromptHandler } from './properties/update-prompt.ts';
+import { updatePropertyHandler } from './properties/update-property.ts';
+import { disconnectCrawlHandler } from './setup-dialogs/disconnect-crawl.ts';
+import { getCrawlLogHandler } from './setup-dialogs/get-crawl-log.ts';
+import { getCrawlSetupHandler } from './setup-dialogs/get-crawl-setup.ts';
+import { getWebhookLogHandler } from './setup-dialogs/get-webhook-log.ts';
+import { getWebhookSetupHandler } from './setup-dialogs/get-webhook-setup.ts';
+import { reconnectCrawlHandler } from './setup-dialogs/reconnect-crawl.ts';
+import { rotateCrawlTokenHandler } from './setup-dialogs/rotate-crawl-token.ts';
+import { checkSlugHandler } from './teams/check-slug.ts';
+import { createTeamHandler } from './teams/create-team.ts';
+import { getTeamHandler } from './teams/get-team.ts';
+import { updateTeamHandler } from './teams/update-team.ts';
+
+/**
+ * One module per console operation, its test beside it. The type makes a catalogued operation
+ * without a module, or a module without an operation, a compile error; each module's handler is
+ * typed by its own operation's endpoint (`defineConsoleHandler`).
+ */
+export type ConsoleHandlerModules = { [Id in ConsoleEndpointId]: ConsoleHandlerFactory<Id> };
+
+const consoleHandlerModules: ConsoleHandlerModules = {
+  signUp: signUpHandler,
+  signIn: signInHandler,
+  signOut: signOutHandler,
+  getMe: getMeHandler,
+  selectTeam: selectTeamHandler,
+  createTeam: createTeamHandler,
+  checkSlug: checkSlugHandler,
+  getTeam: getTeamHandler,
+  updateTeam: updateTeamHandler,
+  changeRole: changeRoleHandler,
+  listMembers: listMembersHandler,
+  addMember: addMemberHandler,
+  removeMember: removeMemberHandler,
+  leaveTeam: leaveTeamHandler,
+  listProperties: listPropertiesHandler,
+  createProperty: createPropertyHandler,
+  getProperty: getPropertyHandler,
+  updateProperty: updatePropertyHandler,
+  deleteProperty: deletePropertyHandler,
+  addCompetitor: addCompetitorHandler,
+  removeCompetitor: removeCompetitorHandler,
+  addPrompt: addPromptHandler,
+  updatePrompt: updatePromptHandler,
+  removePrompt: removePromptHandler,
+  getCrawlSetup: getCrawlSetupHandler,
+  rotateCrawlToken: rotateCrawlTokenHandler,
+  disconnectCrawl: disconnectCrawlHandler,
+  reconnectCrawl: reconnectCrawlHandler,
+  getCrawlLog: getCrawlLogHandler,
+  getWebhookSetup: getWebhookSetupHandler,
+  getWebhookLog: getWebhookLogHandler,
+  getActivity: getActivityHandler,
+  getVisibilityOverTime: getVisibilityOverTimeHandler,
+  listPropertyResponses: listPropertyResponsesHandler,
+  getShareOfVoice: getShareOfVoiceHandler,
+  listPropertyTasks: listPropertyTasksHandler,
+  listApiKeys: listApiKeysHandler,
+  createApiKey: createApiKeyHandler,
+  revokeApiKey: revokeApiKeyHandler,
+};
+
+/** Every catalogued operation with its handler, in the catalogue's order. */
+export function consoleOperations(deps: HandlerDeps): ConsoleOperation[] {
+  const bind = <Id extends ConsoleEndpointId>(id: Id) =>
+    consoleOperation(consoleEndpoints[id], consoleHandlerModules[id](deps));
+  return (Object.keys(consoleEndpoints) as ConsoleEndpointId[]).map(bind);
+}
