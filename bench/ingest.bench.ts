@@ -7,7 +7,10 @@
 //   Postgres (from /proc), idle RSS, p50/p99 batch latency, gateway peak RSS, time until the worker has stored
 //   every kept event, queue backlog 5 s after the last batch, and peak RSS under 8 concurrent
 //   10 MiB bodies;
-// and, on the same batches in this process, the floor: gunzip + JSON.parse + classify, no HTTP.
+// and, on the same batches in this process, the floor: gunzip + JSON.parse + classify, no HTTP;
+// then the same lines as Cloudflare Logpush http_requests lines (gzip NDJSON) and as Amazon Data
+// Firehose deliveries of CloudFront real-time log records (gzip), each posted to its provider's
+// endpoint, with the gateway's CPU per line beside the native NDJSON's (target <= 1.2x).
 // Options: --lines N (default 1000000), --senders N (4), --cpu-prof DIR (the gateway's and the worker's CPU profiles).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,8 +18,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { CrawlerIpIndex, hostOfReferrer, matchAiCrawler, parsePublishedRanges, platformForHost } from '@vt/attribution';
+import { CLOUDFRONT_SETUP_FIELDS } from '@vt/contracts';
 import { deriveCrawlToken } from '@vt/credentials';
 import { GENERATOR } from '@vt/test-support/access-log';
 import { cpuSecondsOf, createBenchEnvironment, log, serverCpuSeconds, sleep, waitFor } from './support.ts';
@@ -87,6 +91,67 @@ function measureFloor(batches: Buffer[], ipIndex: CrawlerIpIndex): { linesPerSec
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   return { linesPerSecond: lines / seconds, kept };
+}
+
+/** Each line of a batch, parsed where it is JSON (the generator writes some broken lines on purpose). */
+function linesOf(batch: Buffer): (Record<string, unknown> | string)[] {
+  return gunzipSync(batch)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => {
+      try {
+        const value: unknown = JSON.parse(line);
+        return typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? (value as Record<string, unknown>)
+          : line;
+      } catch {
+        return line;
+      }
+    });
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** A batch as Logpush writes it (the setup's fields, timestamp_format unixnano), gzip NDJSON. */
+function asLogpush(batch: Buffer): Buffer {
+  const lines = linesOf(batch).map((line, i) => {
+    if (typeof line === 'string') return line;
+    const time = line.timestamp;
+    return JSON.stringify({
+      ClientIP: line.ip,
+      ClientRequestHost: line.host,
+      ClientRequestMethod: line.method,
+      ClientRequestReferer: text(line.referer),
+      ClientRequestURI: line.path,
+      ClientRequestUserAgent: line.userAgent,
+      EdgeResponseStatus: line.statusCode,
+      EdgeStartTimestamp: typeof time === 'number' ? time * 1e6 : time,
+      RayID: `${i.toString(16).padStart(8, '0')}a1b2c3d4`,
+    });
+  });
+  return gzipSync(`${lines.join('\n')}\n`);
+}
+
+/** A batch as one Firehose delivery of CloudFront real-time records (the setup's fields), gzip. */
+function asFirehose(batch: Buffer, requestId: string): Buffer {
+  const records = linesOf(batch).map((line) => {
+    if (typeof line === 'string') return { data: Buffer.from(`${line}\n`).toString('base64') };
+    const time = typeof line.timestamp === 'number' ? line.timestamp : Date.parse(text(line.timestamp));
+    const values: Record<(typeof CLOUDFRONT_SETUP_FIELDS)[number], string> = {
+      timestamp: (time / 1000).toFixed(3),
+      'c-ip': text(line.ip) || '-',
+      'sc-status': String(line.statusCode),
+      'cs-method': text(line.method) || '-',
+      'cs-host': text(line.host) || '-',
+      'cs-uri-stem': text(line.path) || '-',
+      'cs-user-agent': encodeURIComponent(text(line.userAgent)) || '-',
+      'cs-referer': encodeURIComponent(text(line.referer)) || '-',
+    };
+    const record = CLOUDFRONT_SETUP_FIELDS.map((field) => values[field]).join('\t');
+    return { data: Buffer.from(`${record}\n`).toString('base64') };
+  });
+  return gzipSync(JSON.stringify({ requestId, timestamp: Date.now(), records }));
 }
 
 async function main() {
@@ -233,6 +298,52 @@ async function main() {
     const bigSeconds = (performance.now() - bigStarted) / 1000;
     const bigPeakRss = peakRssMb(gateway.pid!);
 
+    // --- the same lines in two providers' formats, each to its own endpoint
+    const providerRuns: { name: string; linesPerSecond: number; cpuPerMillion: number; kept: number }[] = [];
+    const formats = {
+      'Cloudflare Logpush': {
+        path: 'cloudflare',
+        bodies: batches.map(asLogpush),
+        headers: (_i: number) => ({ authorization: `Bearer ${token}` }),
+      },
+      'Firehose (CloudFront)': {
+        path: 'firehose',
+        bodies: batches.map((b, i) => asFirehose(b, `${runId}-${i}`)),
+        headers: (i: number) => ({
+          'x-amz-firehose-access-key': token,
+          'x-amz-firehose-request-id': `${runId}-${i}`,
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+        }),
+      },
+    };
+    for (const [name, format] of Object.entries(formats)) {
+      const target = `${url}/${format.path}`;
+      const before = cpuSecondsOf(gateway.pid!);
+      const t0 = performance.now();
+      let formatKept = 0;
+      let formatReceived = 0;
+      let n = 0;
+      await Promise.all(
+        Array.from({ length: SENDERS }, async () => {
+          for (let i = n++; i < format.bodies.length; i = n++) {
+            const res = await fetch(target, { method: 'POST', headers: format.headers(i), body: format.bodies[i]! });
+            const answer = (await res.json()) as { kept?: number; received?: number };
+            if (res.status !== 200) throw new Error(`${name} batch ${i}: ${res.status} ${JSON.stringify(answer)}`);
+            formatKept += answer.kept ?? 0;
+            formatReceived += answer.received ?? BATCH;
+          }
+        }),
+      );
+      const used = cpuSecondsOf(gateway.pid!) - before;
+      providerRuns.push({
+        name,
+        linesPerSecond: formatReceived / ((performance.now() - t0) / 1000),
+        cpuPerMillion: (used / formatReceived) * 1e6,
+        kept: formatKept,
+      });
+    }
+
     const sorted = [...latencies].sort((a, b) => a - b);
     const rate = received / seconds;
     log('');
@@ -263,6 +374,11 @@ async function main() {
     log(
       `  8 x 10 MiB bodies  peak RSS ${bigPeakRss.toFixed(0)} MB (target < 300 MB), ${bigSeconds.toFixed(2)} s, statuses ${[...new Set(bigStatuses)].join(',')}`,
     );
+    for (const run of providerRuns) {
+      log(
+        `  ${run.name.padEnd(22)} ${Math.round(run.linesPerSecond).toLocaleString('en')} lines/s, gateway ${run.cpuPerMillion.toFixed(2)} CPU s / 1M lines = ${(run.cpuPerMillion / cpuPerMillion.gateway).toFixed(2)}x native NDJSON (target <= 1.2x)`,
+      );
+    }
     log(
       `  truth check        received ${received === truth.received ? 'ok' : `MISMATCH ${received} != ${truth.received}`}, kept ${kept === truth.kept ? 'ok' : `MISMATCH ${kept} != ${truth.kept}`}`,
     );

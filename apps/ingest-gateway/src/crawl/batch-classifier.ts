@@ -8,7 +8,7 @@ import {
 } from '@vt/attribution';
 import { bundledMatcher } from '@vt/catalogue-store';
 import { CRAWL_EVENT_CAPS, type CrawlVerification, crawlEventSchema, type KeptCrawlEvent } from '@vt/contracts';
-import { agentMemo, DecisionMemo, ownCopy } from './decision-memo.ts';
+import { agentMemo, DecisionMemo, encodedAgentMemo, ownCopy } from './decision-memo.ts';
 import {
   type CrawlLineCandidate,
   type CrawlLineFormat,
@@ -179,6 +179,31 @@ export class BatchClassifier {
     this.readableSeen = true;
     if (candidate !== NOT_A_REQUEST) this.countMissingFields(candidate);
     this.decideLine(candidate);
+  }
+
+  /**
+   * For a source that reads its own records' raw text (CloudFront's tab-separated lines): whether
+   * the percent-encoded user agent at [start, end) of `chunk` may be an AI agent's. Remembered per
+   * distinct text for every batch, like the JSON lines' agents.
+   */
+  encodedAgentMayMatch(chunk: string, start: number, end: number, decode: (text: string) => string): boolean {
+    return encodedAgentMemo(this.agents, decode).get(chunk, start, end);
+  }
+
+  /** Whether the referer at [start, end) of `chunk` (percent-encoded or not) may name an AI platform. */
+  refererMayMatch(chunk: string, start: number, end: number): boolean {
+    return AI_REFERERS.get(chunk, start, end);
+  }
+
+  /**
+   * A line its source decided on its raw text (no AI agent, no AI referer): counted and readable,
+   * its host checked, the fields it lacks counted; never kept.
+   */
+  droppedLine(host: string | undefined, lacking: readonly RequiredLineField[] = []) {
+    this.received++;
+    this.readableSeen = true;
+    for (const field of lacking) this.countMissing(field);
+    if (host !== undefined && !this.hostMatches(host)) this.missHost(host);
   }
 
   /**

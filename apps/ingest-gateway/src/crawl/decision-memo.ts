@@ -66,3 +66,18 @@ export function agentMemo(agents: AgentMatcher): DecisionMemo {
   }
   return memo;
 }
+
+const encodedAgentMemos = new WeakMap<AgentMatcher, DecisionMemo>();
+
+/**
+ * Whether a percent-encoded user agent (as CloudFront logs it) is an AI agent's by this matcher,
+ * remembered by its encoded text, so a line whose agent was seen before is decided undecoded.
+ */
+export function encodedAgentMemo(agents: AgentMatcher, decode: (text: string) => string): DecisionMemo {
+  let memo = encodedAgentMemos.get(agents);
+  if (memo === undefined) {
+    memo = new DecisionMemo((encoded) => agents.match(decode(encoded)) !== null);
+    encodedAgentMemos.set(agents, memo);
+  }
+  return memo;
+}
