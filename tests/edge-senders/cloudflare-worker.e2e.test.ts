@@ -139,16 +139,23 @@ describe('the Cloudflare Worker, run by workerd', () => {
       CRAWL_TOKEN: 'the-token',
       WINDOW_MS: '100',
       POST_TIMEOUT_MS: '700',
+      GZIP: 'false',
+      SEND_IP: 'false',
     });
     try {
       // The origin's slow page takes 150 ms; the Worker adds no wait for the service on top.
       for (let i = 0; i < 4; i++) {
-        const { ms, value } = await timed(() => w.get('/slow', { 'user-agent': AGENTS.gptBot }));
+        const { ms, value } = await timed(() =>
+          w.get('/slow', { 'user-agent': AGENTS.gptBot, 'cf-connecting-ip': '192.0.2.7' }),
+        );
         expect(value).toEqual({ status: 200, body: 'slow page' });
         expect(ms).toBeLessThan(600);
       }
       await expect.poll(() => w.output(), { timeout: 5_000 }).toMatch(/ai-ingest: dropped crawl lines \(\d+ timeout\)/);
       expect(stuck.lines().length).toBeGreaterThan(0);
+      // GZIP=false and SEND_IP=false: plain NDJSON, and no client address in any line.
+      expect(stuck.posts.every((post) => post.headers['content-encoding'] === undefined)).toBe(true);
+      expect(stuck.lines().every((line) => line.path === '/slow' && !('ip' in line))).toBe(true);
     } finally {
       await w.dispose();
       await stuck.close();

@@ -19,6 +19,10 @@ export interface CrawlWorkerEnv {
   BATCH_LINES?: string;
   MAX_BUFFERED_CHARS?: string;
   POST_TIMEOUT_MS?: string;
+  /** `false`: post plain NDJSON, to spare the gzip's CPU time. */
+  GZIP?: string;
+  /** `false`: never send the client's address (every crawler is then counted unverifiable). */
+  SEND_IP?: string;
 }
 
 /** The part of a Worker's ExecutionContext this uses. */
@@ -51,6 +55,7 @@ function senderFor(env: CrawlWorkerEnv): Sender | undefined {
       batchLines: number(env.BATCH_LINES),
       maxBufferedChars: number(env.MAX_BUFFERED_CHARS),
       postTimeoutMs: number(env.POST_TIMEOUT_MS),
+      gzip: env.GZIP !== 'false',
     });
     senderKey = key;
   }
@@ -59,7 +64,8 @@ function senderFor(env: CrawlWorkerEnv): Sender | undefined {
 
 function record(request: Request, status: number, at: number, env: CrawlWorkerEnv, ctx: WorkerContext) {
   try {
-    const line = lineOfRequest(request, status, at, request.headers.get('cf-connecting-ip'));
+    const ip = env.SEND_IP === 'false' ? null : request.headers.get('cf-connecting-ip');
+    const line = lineOfRequest(request, status, at, ip);
     senderFor(env)?.record(line, (promise) => ctx.waitUntil(promise));
   } catch {
     // Never into the response path.
