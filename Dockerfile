@@ -41,6 +41,7 @@ COPY packages/contracts/package.json ./packages/contracts/
 COPY packages/credentials/package.json ./packages/credentials/
 COPY packages/db/package.json ./packages/db/
 COPY packages/delivery-log/package.json ./packages/delivery-log/
+COPY packages/edge-senders/package.json ./packages/edge-senders/
 COPY packages/logger/package.json ./packages/logger/
 COPY packages/properties/package.json ./packages/properties/
 COPY packages/catalogue-store/package.json ./packages/catalogue-store/

@@ -52,6 +52,10 @@ const ALLOWED: Record<string, string> = {
   'packages/api-client/src/index.ts': 'the typed /v1 client people install for their own scripts; no app uses it',
   'apps/console/web/src/pages/WebhookSetupPage.tsx': 'a signing example shown to people; nothing is called',
   'packages/properties/src/snippets.ts': 'sender snippets shown to people; nothing is called',
+  'packages/edge-senders/src/batcher.ts':
+    'the senders people install on their own sites post their requests to the crawl ingest; no app uses them',
+  'packages/edge-senders/src/cloudflare-worker.ts':
+    'the Worker people deploy in front of their own site passes each request to their origin; no app uses it',
 };
 
 describe('outbound requests', () => {
