@@ -1,7 +1,8 @@
-import { crawlEventLineSchema } from '@vt/contracts';
+import { crawlEventLineSchema, LOGPUSH_FIELDS } from '@vt/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BatchClassifier } from './batch-classifier.ts';
+import { BatchClassifier, type BatchSummary } from './batch-classifier.ts';
+import { LOGPUSH_LINES } from './providers/cloudflare.ts';
 import { RAW_TEXT_FIELDS } from './raw-fields.ts';
 
 // The raw-text decision (droppedOnRawText, mayBeKept and the host read of decideWithoutParsing)
@@ -96,12 +97,12 @@ const member = (key: string, value: fc.Arbitrary<unknown>) =>
       return `${jsonText(key, keyEscape)}${colon}${jsonText(value, valueEscape)}`;
     });
 
-/** A field as a line carries it: absent, once, or twice (JSON.parse keeps the last). */
-const field = (key: string) =>
+/** A field as a line carries it (under `key`, its name in the line's format): absent, once, or twice (JSON.parse keeps the last). */
+const field = (name: string, key = name) =>
   fc.oneof(
     { weight: 1, arbitrary: fc.constant([] as string[]) },
-    { weight: 10, arbitrary: member(key, fieldValue(key)).map((m) => [m]) },
-    { weight: 1, arbitrary: fc.tuple(member(key, fieldValue(key)), member(key, fieldValue(key))) },
+    { weight: 10, arbitrary: member(key, fieldValue(name)).map((m) => [m]) },
+    { weight: 1, arbitrary: fc.tuple(member(key, fieldValue(name)), member(key, fieldValue(name))) },
   );
 
 /** Keys no schema field has, some ending like one, one holding a field's key nested in it. */
@@ -116,24 +117,71 @@ const otherMembers = fc.oneof(
   ]),
 );
 
-/** A JSON object line: every schema field placed or not, in any order, within white space. */
-const line = fc
-  .tuple(
-    fc.tuple(...FIELDS.map(field)),
-    otherMembers,
-    fc.integer(),
-    fc.constantFrom(',', ',', ', '),
-    fc.constantFrom('', '', '', '', '', ' ', '\t', ' \u00a0', '\u2028', '\ufeff'),
-  )
-  .map(([fields, others, seed, comma, space]) => {
-    const members = [...fields.flat(), ...others];
-    // A shuffle the seed decides, so a failing case shrinks to the same line.
-    const shuffled = members
-      .map((m, i) => ({ m, order: Math.imul(seed ^ (i * 0x9e3779b1), 0x85ebca6b) >>> 0 }))
-      .sort((a, b) => a.order - b.order)
-      .map(({ m }) => m);
-    return `${space}{${shuffled.join(comma)}}${space}`;
-  });
+/** A JSON object line: every field (by its name in the line's format) placed or not, in any order, within white space. */
+const lineOf = (keys: Record<string, string>, others: fc.Arbitrary<string[]>) =>
+  fc
+    .tuple(
+      fc.tuple(...Object.entries(keys).map(([name, key]) => field(name, key))),
+      others,
+      fc.integer(),
+      fc.constantFrom(',', ',', ', '),
+      fc.constantFrom('', '', '', '', '', ' ', '\t', ' \u00a0', '\u2028', '\ufeff'),
+    )
+    .map(([fields, others, seed, comma, space]) => {
+      const members = [...fields.flat(), ...others];
+      // A shuffle the seed decides, so a failing case shrinks to the same line.
+      const shuffled = members
+        .map((m, i) => ({ m, order: Math.imul(seed ^ (i * 0x9e3779b1), 0x85ebca6b) >>> 0 }))
+        .sort((a, b) => a.order - b.order)
+        .map(({ m }) => m);
+      return `${space}{${shuffled.join(comma)}}${space}`;
+    });
+
+const line = lineOf(Object.fromEntries(FIELDS.map((name) => [name, name])), otherMembers);
+
+/** Logpush's http_requests fields, each under the name of the crawl line field it is read as. */
+const LOGPUSH_KEYS: Record<string, string> = { ...LOGPUSH_FIELDS };
+
+/**
+ * Logpush lines: its fields, keys no field has (some ending like one), a field's key nested, the
+ * other path field; now and then the job's test upload, which is no request.
+ */
+const logpushFieldsLine = lineOf(
+  LOGPUSH_KEYS,
+  fc.oneof(
+    { weight: 3, arbitrary: fc.constant([] as string[]) },
+    fc.subarray([
+      '"RayID":"3a6050bcbe121a87"',
+      '"OriginClientRequestUserAgent":"GPTBot/1.1"',
+      '"XClientRequestReferer":"https://chatgpt.com/"',
+      '"ClientRequestPath":"/p"',
+      '"RequestHeaders":{"ClientRequestHost":"other.example","ClientRequestUserAgent":"GPTBot/1.1"}',
+      '"content":"tests"',
+    ]),
+  ),
+);
+const logpushLine = fc.oneof(
+  { weight: 30, arbitrary: logpushFieldsLine },
+  { weight: 1, arbitrary: fc.constant('{"content":"tests"}') },
+);
+
+/** A plain Logpush line that parses. */
+const LOGPUSH_PLAIN =
+  '{"EdgeStartTimestamp":"2026-11-20T00:00:00Z","ClientRequestHost":"example.com","ClientRequestURI":"/","ClientRequestUserAgent":"Mozilla/5.0","EdgeResponseStatus":200}';
+
+/** Logpush lines parsed whole, then decided. */
+class ParsingEveryLogpushLine extends ParsingEveryLine {
+  constructor() {
+    super('example.com', ips, undefined, LOGPUSH_LINES);
+  }
+}
+
+/**
+ * The decision without the count of missing fields: that count is a diagnostic (which field a
+ * job leaves out), read from a line's keys as written, so a key spelled with escapes counts as
+ * missing on raw text and present once parsed. What is kept and counted must be the same.
+ */
+const decided = ({ missingFields: _diagnostic, ...decision }: BatchSummary) => decision;
 
 /** A plain line that parses: once one has, the raw-text decision is in play. */
 const PLAIN =
@@ -176,6 +224,31 @@ describe('the raw-text decision', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('decides every generated Logpush batch (its own field names) exactly as parsing every line does', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.boolean(),
+        fc.array(logpushLine, { minLength: 1, maxLength: 8 }),
+        async (plainFirst, lines) => {
+          const body = plainFirst ? [LOGPUSH_PLAIN, ...lines] : lines;
+          const fast = await decide(new BatchClassifier('example.com', ips, undefined, LOGPUSH_LINES), body);
+          const parsed = await decide(new ParsingEveryLogpushLine(), body);
+          expect(decided(fast)).toEqual(decided(parsed));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('generates Logpush lines of every kind: kept, for other hosts, dropped, and records that are not requests', async () => {
+    const sample = fc.sample(logpushLine, { numRuns: 2000, seed: 42 });
+    const parsed = await decide(new ParsingEveryLogpushLine(), [LOGPUSH_PLAIN, ...sample]);
+    expect(parsed.kept).toBeGreaterThan(50);
+    expect(parsed.hostNotMatched.count).toBeGreaterThan(50);
+    expect(parsed.received - parsed.kept - parsed.hostNotMatched.count).toBeGreaterThan(50);
+    expect(parsed.notRequests).toBeGreaterThan(0);
   });
 
   it('[CRAWL-11] [CRAWL-12] decides as parsing does when any one field of a dropped line holds any value', async () => {

@@ -2,14 +2,13 @@ import { LOGPUSH_FIELDS } from '@vt/contracts';
 import { type CrawlLineFormat, NOT_A_REQUEST } from '../line-format.ts';
 import { lineTimestamp } from './record-values.ts';
 
-const FIELD_NAMES = Object.values(LOGPUSH_FIELDS) as string[];
-
 /**
  * Cloudflare Logpush (`http_requests`): flat JSON lines whose user agent, host and referer are
  * strings, so the raw-text decision reads them under Logpush's names. `EdgeStartTimestamp` comes
  * in the job's `timestamp_format` (unixnano, unix or rfc3339); `ClientRequestPath` stands in for a
- * job that logs it instead of `ClientRequestURI`. A record with no request field at all is
- * Logpush's test upload (`{"content":"tests"}`, sent when a job is created): not a request.
+ * job that logs it instead of `ClientRequestURI`. Logpush's test upload (`{"content":"tests"}`,
+ * sent when a job is created) is not a request; any other record is one, and a record without the
+ * job's fields (another provider's, sent here by mistake) is unusable, its missing fields named.
  */
 export const LOGPUSH_LINES: CrawlLineFormat = {
   rawKeys: {
@@ -25,7 +24,7 @@ export const LOGPUSH_LINES: CrawlLineFormat = {
     ],
   },
   toLine(record) {
-    if (!FIELD_NAMES.some((name) => name in record) && !('ClientRequestPath' in record)) return NOT_A_REQUEST;
+    if (isTestUpload(record)) return NOT_A_REQUEST;
     return {
       timestamp: lineTimestamp(record[LOGPUSH_FIELDS.timestamp]),
       host: record[LOGPUSH_FIELDS.host],
@@ -45,3 +44,9 @@ export const LOGPUSH_LINES: CrawlLineFormat = {
     statusCode: LOGPUSH_FIELDS.statusCode,
   },
 };
+
+/** `{"content":"tests"}` and nothing else. */
+function isTestUpload(record: Record<string, unknown>): boolean {
+  for (const key in record) if (key !== 'content') return false;
+  return 'content' in record;
+}

@@ -546,6 +546,63 @@ describe('Amazon Data Firehose (CloudFront real-time logs)', () => {
   });
 });
 
+describe('any provider, hostile or mistaken input', () => {
+  const cap = 8 * 1024 * 1024; // the harness's wire cap
+
+  it('answers a body over the cap with 413 (Firehose: its permanent failure, in its own shape) and stores nothing', async () => {
+    const { property, token } = await h.createProperty();
+    const big = Buffer.alloc(cap + 1, 0x20);
+    for (const provider of ['cloudflare', 'vercel', 'netlify', 'fastly', 'akamai'] as const) {
+      const res = await post(`/api/ingest/crawl/${property.id}/${provider}`, big, { Authorization: `Bearer ${token}` });
+      expect(res.status, provider).toBe(413);
+      expect(res.body.reason, provider).toBe('body_too_large');
+    }
+    const requestId = randomUUID();
+    const firehose = await postFirehose(property.id, token, { requestId, body: big });
+    expect(firehose.status).toBe(413);
+    expect(firehose.body).toMatchObject({ requestId, errorMessage: expect.stringContaining('body_too_large') });
+    expect(await keptOf(property.id)).toEqual([]);
+  });
+
+  it('answers broken gzip and a Firehose envelope that is not JSON with 400, never a 5xx', async () => {
+    const { property, token } = await h.createProperty();
+    const broken = Buffer.concat([gzipSync('{"a":1}\n').subarray(0, 12), Buffer.from('garbage')]);
+    const requestId = randomUUID();
+    const answers = await Promise.all([
+      post(`/api/ingest/crawl/${property.id}/akamai`, broken, { Authorization: `Bearer ${token}` }),
+      postFirehose(property.id, token, { requestId, body: broken }),
+      postFirehose(property.id, token, { requestId: randomUUID(), body: '{"requestId":"x","records":[{"data":' }),
+      postFirehose(property.id, token, {
+        requestId: randomUUID(),
+        body: '{"requestId":"x","timestamp":1,"records":"no"}',
+      }),
+    ]);
+    expect(answers.map((res) => res.status)).toEqual([400, 400, 400, 400]);
+    expect(answers[1]?.body.requestId).toBe(requestId);
+  });
+
+  it('reads another provider’s records sent to the wrong endpoint as unusable, and says which fields they lack', async () => {
+    const { property, token } = await h.createProperty();
+    const res = await post(`/api/ingest/crawl/${property.id}/cloudflare`, ndjson([vercelEntry(), vercelEntry()]), {
+      Authorization: `Bearer ${token}`,
+    });
+    expect(res.body).toEqual({ kept: 0, received: 2 });
+    const [row] = await rowsOf(property.id);
+    expect(row?.fix).toContain('Logpush field EdgeStartTimestamp is missing on all 2 lines');
+    const wrong = await post(`/api/ingest/crawl/${property.id}/vercel`, ndjson([logpushRecord()]), {
+      Authorization: `Bearer ${token}`,
+    });
+    expect(wrong.body).toEqual({ kept: 0, received: 1 });
+  });
+
+  it('takes a mix of NDJSON lines and broken lines, counting each broken one unreadable', async () => {
+    const { property, token } = await h.createProperty();
+    const body = `${JSON.stringify(logpushRecord())}\nnot json\n[1,2]\n${JSON.stringify(logpushRecord({ ClientRequestUserAgent: HUMAN }))}\n`;
+    const res = await post(`/api/ingest/crawl/${property.id}/cloudflare`, body, { Authorization: `Bearer ${token}` });
+    expect(res.body).toEqual({ kept: 1, received: 4 });
+  });
+});
+
 describe('any provider', () => {
   it('answers a provider it does not know with 404 naming the ones it reads', async () => {
     const { property, token } = await h.createProperty();

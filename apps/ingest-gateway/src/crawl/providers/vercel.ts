@@ -1,6 +1,8 @@
 import { type CrawlLineFormat, NOT_A_REQUEST } from '../line-format.ts';
 import { isRecord } from './record-values.ts';
 
+const isEmpty = (record: Record<string, unknown>) => Object.keys(record).length === 0;
+
 /** Request ids a batch remembers to count a request once; past it, repeats are counted again. */
 const MAX_REMEMBERED_REQUESTS = 100_000;
 
@@ -17,7 +19,9 @@ export function vercelLines(): CrawlLineFormat {
     rawKeys: null,
     toLine(record) {
       const proxy = record.proxy;
-      if (!isRecord(proxy)) return NOT_A_REQUEST;
+      // A Vercel entry without proxy (build or runtime output), or the empty object of a drain's
+      // verification. Anything else is a request that lacks Vercel's fields.
+      if (!isRecord(proxy)) return typeof record.source === 'string' || isEmpty(record) ? NOT_A_REQUEST : {};
       const requestId = typeof record.requestId === 'string' ? record.requestId : proxy.vercelId;
       if (typeof requestId === 'string' && requestId !== '') {
         if (seen.has(requestId)) return NOT_A_REQUEST;
