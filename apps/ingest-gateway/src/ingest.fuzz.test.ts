@@ -76,6 +76,62 @@ describe('the ingest gateway under random and hostile requests', () => {
     );
   });
 
+  it('answers every body on every provider endpoint by its documented answers (Firehose: in its own shape)', async () => {
+    // Provider-shaped records among the hostile ones, so bodies reach each provider's mapping.
+    const providerRecord = fc.constantFrom(
+      '{"ClientRequestHost":"fuzz.example","ClientRequestURI":"/","ClientRequestUserAgent":"GPTBot/1.2","EdgeResponseStatus":200,"EdgeStartTimestamp":1763632800000000000}',
+      '{"content":"tests"}',
+      '{"source":"static","proxy":{"host":"fuzz.example","path":"/","userAgent":["GPTBot/1.2",7],"statusCode":-1,"timestamp":"x"}}',
+      '{"log_type":"traffic","url":"http://[::1","user_agent":"GPTBot/1.2","status_code":"200","timestamp":"2026-11-23T10:00:00Z"}',
+      '{"reqTimeSec":"1e400","reqHost":"fuzz.example","reqPath":"/","UA":"%E0%A4%A","statusCode":"2000"}',
+    );
+    const records = fc.array(fc.oneof(hostileJson, providerRecord), { maxLength: 6 });
+    const firehoseBody = fc.oneof(
+      crawlBody,
+      records.map((values) =>
+        JSON.stringify({
+          requestId: 'r',
+          timestamp: 1,
+          records: values.map((v) => ({
+            data: Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64'),
+          })),
+        }),
+      ),
+      fc
+        .array(fc.string({ unit: 'binary', maxLength: 60 }), { maxLength: 6 })
+        .map((data) => JSON.stringify({ requestId: 'r', timestamp: 1, records: data.map((d) => ({ data: d })) })),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('cloudflare', 'vercel', 'netlify', 'fastly', 'akamai', 'firehose'),
+        fc.oneof(
+          crawlBody,
+          records.map((values) => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('\n')),
+          firehoseBody,
+        ),
+        fc.boolean(),
+        fc.constantFrom('', 'timestamp,cs-host', 'timestamp,cs-host,cs-uri-stem,cs-user-agent,sc-status', '%%%'),
+        async (provider, body, gzip, fields) => {
+          const query = provider === 'firehose' && fields ? `?fields=${encodeURIComponent(fields)}` : '';
+          let req = request(h.app).post(`/api/ingest/crawl/${property.id}/${provider}${query}`);
+          req =
+            provider === 'firehose'
+              ? req.set('X-Amz-Firehose-Access-Key', token).set('X-Amz-Firehose-Request-Id', crypto.randomUUID())
+              : req.set('Authorization', `Bearer ${token}`);
+          const bytes = Buffer.from(body, 'utf8');
+          const res = await req.send(gzip ? gzipSync(bytes) : bytes);
+          if (provider !== 'firehose') return expectDocumented(res);
+          expect(DOCUMENTED, res.text).toContain(res.status);
+          expect(res.headers['content-type']).toMatch(/^application\/json/);
+          expect(Object.keys(res.body).sort()).toEqual(
+            res.status === 200 ? ['requestId', 'timestamp'] : ['errorMessage', 'requestId', 'timestamp'],
+          );
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
   it('answers every webhook body and signature header set by its documented answers', async () => {
     const signed = (id: string, timestamp: string, body: string) =>
       createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`).digest('hex');

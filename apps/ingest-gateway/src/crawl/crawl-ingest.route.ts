@@ -400,7 +400,9 @@ function acceptedAttempt(
   const missing = mostMissedField(batch);
   if (missing && source.missingFieldFix) {
     reasons.push('fields_missing');
-    fixes.push(source.missingFieldFix(sourceFieldName(format, missing.field, source), missing.lines, batch.received));
+    fixes.push(
+      source.missingFieldFix(sourceFieldName(format, missing.field, source), missing.lines, batch.checkedLines),
+    );
   }
   const from = source.provider ? ` from ${source.title}` : '';
   const outcome =

@@ -181,7 +181,7 @@ class ParsingEveryLogpushLine extends ParsingEveryLine {
  * job leaves out), read from a line's keys as written, so a key spelled with escapes counts as
  * missing on raw text and present once parsed. What is kept and counted must be the same.
  */
-const decided = ({ missingFields: _diagnostic, ...decision }: BatchSummary) => decision;
+const decided = ({ missingFields: _missing, checkedLines: _checked, ...decision }: BatchSummary) => decision;
 
 /** A plain line that parses: once one has, the raw-text decision is in play. */
 const PLAIN =

@@ -238,6 +238,9 @@ function decodeRecords(body: Buffer, records: RecordSpans): { text: string; unre
   return { text: bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8'), unreadable };
 }
 
+/** Lines of a delivery decided on raw text that are checked for the fields they lack. */
+const LINES_CHECKED = 1000;
+
 /** Distinct encoded referers remembered decoded, before the memo starts over. */
 const MAX_DECODED = 10_000;
 
@@ -251,6 +254,8 @@ class RecordLines {
   private readonly decoded = new Map<string, string>();
   /** Each column's [start, end) in the current line. */
   private spans = new Int32Array(0);
+  /** Lines decided on raw text that were checked for missing fields. */
+  private checked = 0;
   readonly mismatch: FirehoseReading['fieldCountMismatch'];
 
   constructor(
@@ -306,32 +311,44 @@ class RecordLines {
 
   /** A line with a user agent that is no AI agent's and a referer that names no AI platform: decided now. */
   private plainlyDropped(text: string, c: Columns): boolean {
-    const agent = this.at(text, c.userAgent);
-    if (agent === null || this.classifier.encodedAgentMayMatch(text, agent[0], agent[1], percentDecoded)) return false;
-    const referer = this.at(text, c.referer);
-    if (referer !== null && this.classifier.refererMayMatch(text, referer[0], referer[1])) return false;
-    const host = this.at(text, c.host) ?? this.at(text, c.otherHost);
-    const lacking: RequiredLineField[] = [];
-    if (this.at(text, c.timestamp === -1 ? c.date : c.timestamp) === null) lacking.push('timestamp');
-    if (this.at(text, c.path) === null) lacking.push('path');
-    if (this.at(text, c.status) === null) lacking.push('statusCode');
-    if (host === null) lacking.push('host');
-    this.classifier.droppedLine(host === null ? undefined : text.slice(host[0], host[1]), lacking);
+    const spans = this.spans;
+    if (!this.has(text, c.userAgent)) return false;
+    const agent = 2 * c.userAgent;
+    if (
+      this.classifier.encodedAgentMayMatch(text, spans[agent] as number, spans[agent + 1] as number, percentDecoded)
+    ) {
+      return false;
+    }
+    if (this.has(text, c.referer)) {
+      const referer = 2 * c.referer;
+      if (this.classifier.refererMayMatch(text, spans[referer] as number, spans[referer + 1] as number)) return false;
+    }
+    const hostColumn = this.has(text, c.host) ? c.host : this.has(text, c.otherHost) ? c.otherHost : -1;
+    const host = hostColumn === -1 ? undefined : text.slice(spans[2 * hostColumn], spans[2 * hostColumn + 1]);
+    // A stream writes the same fields on every record: its first lines tell what it lacks.
+    let lacking: RequiredLineField[] | undefined;
+    if (this.checked < LINES_CHECKED) {
+      this.checked++;
+      lacking = [];
+      if (!this.has(text, c.timestamp === -1 ? c.date : c.timestamp)) lacking.push('timestamp');
+      if (!this.has(text, c.path)) lacking.push('path');
+      if (!this.has(text, c.status)) lacking.push('statusCode');
+      if (host === undefined) lacking.push('host');
+    }
+    this.classifier.droppedLine(host, lacking);
     return true;
   }
 
-  /** The [start, end) of a column's value, or null when it is not logged, empty or `-`. */
-  private at(text: string, column: number): [number, number] | null {
-    if (column === -1) return null;
+  /** Whether a column is logged and its value is neither empty nor `-`. */
+  private has(text: string, column: number): boolean {
+    if (column === -1) return false;
     const start = this.spans[2 * column] as number;
     const end = this.spans[2 * column + 1] as number;
-    if (end === start || (end === start + 1 && text.charCodeAt(start) === 0x2d)) return null;
-    return [start, end];
+    return end > start && !(end === start + 1 && text.charCodeAt(start) === 0x2d);
   }
 
   private value(text: string, column: number): string | undefined {
-    const span = this.at(text, column);
-    return span === null ? undefined : text.slice(span[0], span[1]);
+    return this.has(text, column) ? text.slice(this.spans[2 * column], this.spans[2 * column + 1]) : undefined;
   }
 
   /** `#Fields: date time …` starts CloudFront standard log lines; other `#` lines say nothing read. */

@@ -41,7 +41,8 @@ export const SPEC_SOURCE: CrawlSource = {
   namesByDigest: false,
 };
 
-const of = (lines: number, all: number) => (lines === all ? `all ${all}` : `${lines} of ${all}`);
+/** `all 12 lines`, `3 of 12 lines`: of the lines checked (every parsed line, and the first 1,000 others). */
+const of = (lines: number, all: number) => `${lines === all ? `all ${all}` : `${lines} of ${all}`} lines checked`;
 
 export const CRAWL_SOURCES: Record<CrawlProviderId, CrawlSource> = {
   cloudflare: {
@@ -51,7 +52,7 @@ export const CRAWL_SOURCES: Record<CrawlProviderId, CrawlSource> = {
     lines: () => LOGPUSH_LINES,
     namesByDigest: true,
     missingFieldFix: (field, lines, all) =>
-      `Logpush field ${field} is missing on ${of(lines, all)} lines: add it to the job's fields (output_options.field_names).`,
+      `Logpush field ${field} is missing on ${of(lines, all)}: add it to the job's fields (output_options.field_names).`,
     tokenHint:
       'Add header_Authorization=Bearer%20<crawl token> to the Logpush destination URL, as the setup dialog shows.',
   },
@@ -62,7 +63,7 @@ export const CRAWL_SOURCES: Record<CrawlProviderId, CrawlSource> = {
     lines: () => vercelLines(),
     namesByDigest: true,
     missingFieldFix: (field, lines, all) =>
-      `Vercel entries lack ${field} on ${of(lines, all)} requests: send the drain's logs with the static, external and function sources (their entries carry proxy).`,
+      `Vercel entries lack ${field} on ${of(lines, all)}: send the drain's logs with the static, external and function sources (their entries carry proxy).`,
     tokenHint: 'Add the custom header Authorization: Bearer <crawl token> to the drain, as the setup dialog shows.',
   },
   netlify: {
@@ -73,8 +74,8 @@ export const CRAWL_SOURCES: Record<CrawlProviderId, CrawlSource> = {
     namesByDigest: true,
     missingFieldFix: (field, lines, all) =>
       field === 'user_agent'
-        ? `Netlify traffic records lack user_agent on ${of(lines, all)} lines: untick "Exclude personally identifiable information" on the log drain.`
-        : `Netlify traffic records lack ${field} on ${of(lines, all)} lines: drain the site traffic log type.`,
+        ? `Netlify traffic records lack user_agent on ${of(lines, all)}: untick "Exclude personally identifiable information" on the log drain.`
+        : `Netlify traffic records lack ${field} on ${of(lines, all)}: drain the site traffic log type.`,
     tokenHint: 'Set the log drain’s Authorization header to Bearer <crawl token>, as the setup dialog shows.',
   },
   fastly: {
@@ -94,7 +95,7 @@ export const CRAWL_SOURCES: Record<CrawlProviderId, CrawlSource> = {
     lines: () => DATASTREAM_LINES,
     namesByDigest: true,
     missingFieldFix: (field, lines, all) =>
-      `DataStream field ${field} is missing on ${of(lines, all)} lines: add it to the stream's data set.`,
+      `DataStream field ${field} is missing on ${of(lines, all)}: add it to the stream's data set.`,
     tokenHint:
       'Choose Basic authentication with any user name and the crawl token as the password, or the custom header Authorization: Bearer <crawl token>.',
   },
@@ -106,7 +107,7 @@ export const CRAWL_SOURCES: Record<CrawlProviderId, CrawlSource> = {
     batchName: (req) => req.get('x-amz-firehose-request-id') || undefined,
     namesByDigest: true,
     missingFieldFix: (field, lines, all) =>
-      `CloudFront field ${field} is missing on ${of(lines, all)} lines: select it in the real-time log configuration.`,
+      `CloudFront field ${field} is missing on ${of(lines, all)}: select it in the real-time log configuration.`,
     tokenHint: 'Set the Firehose stream’s HTTP endpoint access key to the crawl token.',
   },
 };

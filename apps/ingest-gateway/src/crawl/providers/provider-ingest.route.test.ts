@@ -136,7 +136,7 @@ describe('Cloudflare Logpush', () => {
     const [row] = await rowsOf(property.id);
     expect(row?.reason).toBe('fields_missing');
     expect(row?.fix).toBe(
-      "Logpush field ClientRequestUserAgent is missing on 2 of 3 lines: add it to the job's fields (output_options.field_names).",
+      "Logpush field ClientRequestUserAgent is missing on 2 of 3 lines checked: add it to the job's fields (output_options.field_names).",
     );
   });
 
@@ -588,7 +588,7 @@ describe('any provider, hostile or mistaken input', () => {
     });
     expect(res.body).toEqual({ kept: 0, received: 2 });
     const [row] = await rowsOf(property.id);
-    expect(row?.fix).toContain('Logpush field EdgeStartTimestamp is missing on all 2 lines');
+    expect(row?.fix).toContain('Logpush field EdgeStartTimestamp is missing on all 2 lines checked');
     const wrong = await post(`/api/ingest/crawl/${property.id}/vercel`, ndjson([logpushRecord()]), {
       Authorization: `Bearer ${token}`,
     });
