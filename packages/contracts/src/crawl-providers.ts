@@ -16,6 +16,16 @@ export const CRAWL_PROVIDER_TITLES: Record<CrawlProviderId, string> = {
   firehose: 'Amazon Data Firehose (CloudFront real-time logs)',
 };
 
+/** Each provider's vendor, as the crawl setup dialog's tab names it. */
+export const CRAWL_PROVIDER_NAMES: Record<CrawlProviderId, string> = {
+  cloudflare: 'Cloudflare',
+  vercel: 'Vercel',
+  netlify: 'Netlify',
+  fastly: 'Fastly',
+  akamai: 'Akamai',
+  firehose: 'AWS CloudFront',
+};
+
 export const isCrawlProviderId = (value: string): value is CrawlProviderId =>
   (CRAWL_PROVIDER_IDS as readonly string[]).includes(value);
 

@@ -1,5 +1,5 @@
 import { OperationError } from '@vt/contracts/console';
-import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
+import { deriveCrawlToken, deriveVercelDrainSecret, deriveWebhookSecret } from '@vt/credentials';
 import type { PrismaClient, Property } from '@vt/db';
 import {
   acceptedLeadIds,
@@ -9,7 +9,7 @@ import {
   leadWebhookStatus,
   recentDeliveries,
 } from '@vt/delivery-log';
-import { crawlSnippets } from './snippets.ts';
+import { crawlProviderSetups, crawlSnippets } from './snippets.ts';
 
 /** The deployment facts the setup dialogs are made of. */
 export interface ConnectionSettings {
@@ -68,7 +68,8 @@ export async function crawlConnection(db: PrismaClient, property: Property, now 
 
 /**
  * The crawl setup dialog. `showSecrets` false (members) leaves the token out, and the snippets
- * carry a placeholder instead (TEAM-5 applied to the crawl token too).
+ * and the providers' setups carry a placeholder instead (TEAM-5 applied to the crawl token, and to
+ * the Vercel drain secret derived with it).
  */
 export async function crawlSetup(
   db: PrismaClient,
@@ -85,6 +86,15 @@ export async function crawlSetup(
     tokenVersion: property.crawlTokenVersion,
     ...(await crawlConnection(db, property, options.now)),
     snippets: crawlSnippets({ endpointUrl, token: shownToken, domain: property.domain }),
+    providers: crawlProviderSetups({
+      endpointUrl,
+      token: shownToken,
+      vercelDrainSecret:
+        options.showSecrets && settings.crawlTokenSecret
+          ? deriveVercelDrainSecret(settings.crawlTokenSecret, property.id, property.crawlTokenVersion)
+          : null,
+      domain: property.domain,
+    }),
     notes: [
       ...(settings.crawlTokenSecret ? [] : [CRAWL_NOT_CONFIGURED]),
       ...(token && !shownToken ? ['The token is shown to owners and admins only.'] : []),

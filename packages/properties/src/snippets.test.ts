@@ -1,5 +1,6 @@
+import { CRAWL_PROVIDER_IDS } from '@vt/contracts';
 import { describe, expect, it } from 'vitest';
-import { crawlSnippets } from './snippets.ts';
+import { crawlProviderSetups, crawlSnippets } from './snippets.ts';
 
 // The crawl setup dialog's ready-to-paste senders: each names the endpoint, and the token only
 // when one is given (owners and admins); otherwise a placeholder, never a token.
@@ -33,5 +34,33 @@ describe('crawl sender snippets', () => {
     expect(curl?.code).toContain('Idempotency-Key');
     expect(node?.code).toContain("'Content-Type': 'application/json'");
     expect(node?.code).toContain('JSON.stringify(events)');
+  });
+});
+
+describe('CDN and hosting platform setups', () => {
+  it('URL-encode the bearer into the Logpush destination, and name every endpoint by its provider', () => {
+    const setups = crawlProviderSetups({
+      endpointUrl,
+      token: 'vtc_a+b/c',
+      vercelDrainSecret: 'drain-secret',
+      domain: 'shop.example',
+    });
+    expect(setups.map((s) => s.endpointUrl)).toEqual(CRAWL_PROVIDER_IDS.map((id) => `${endpointUrl}/${id}`));
+    const destination = setups[0]?.fields.find((f) => f.id === 'destination')?.value ?? '';
+    expect(destination).toBe(`${endpointUrl}/cloudflare?header_Authorization=Bearer%20vtc_a%2Bb%2Fc`);
+    expect(new URL(destination).searchParams.get('header_Authorization')).toBe('Bearer vtc_a+b/c');
+    // The property's own domain is named where the provider asks which site or zone.
+    for (const setup of setups) expect(setup.steps.join(' '), setup.id).toContain('shop.example');
+  });
+
+  it('[TEAM-5] carry placeholders for the token and the drain secret when they are hidden', () => {
+    const setups = crawlProviderSetups({ endpointUrl, token: null, vercelDrainSecret: null, domain: 'shop.example' });
+    for (const setup of setups) {
+      expect(JSON.stringify(setup.fields), setup.id).toContain('<crawl token: ask an owner or admin>');
+      expect(JSON.stringify(setup.fields), setup.id).not.toMatch(/vtc_/);
+    }
+    expect(setups[1]?.fields.find((f) => f.id === 'secret')?.value).toBe(
+      '<drain signature secret: ask an owner or admin>',
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { importAnswers } from '@vt/answers';
-import { isolatedQueuePrefix, type RunningApp, startApp } from '@vt/test-support';
+import { deriveCrawlToken } from '@vt/credentials';
+import { isolatedQueuePrefix, type RunningApp, startApp, testEnv } from '@vt/test-support';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
@@ -9,7 +10,8 @@ import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
 
 // What a person does in the web UI, end to end: traffic posted to the real ingest gateway and
 // carried by the real crawl and lead workers (separate processes, over BullMQ) shows up in the
-// activity views and the delivery logs; members and roles with the API's rules as disabled
+// activity views and the delivery logs; a Cloudflare Logpush job set up from its tab, on a phone,
+// delivers to the gateway; members and roles with the API's rules as disabled
 // controls; brand terms, competitors and prompts; the answers views over judged answers.
 
 const h = createConsoleHarness();
@@ -165,6 +167,90 @@ describe('the console web UI, end to end', () => {
     expect(await page.getByTestId('crawl-status').textContent()).toBe('connected');
     await page.close();
   });
+
+  it('sets up Cloudflare Logpush from its tab, on a phone and by keyboard: the destination URL as shown delivers to the gateway', async () => {
+    const owner = await h.signUp('logpush-owner');
+    const { teamId } = await h.teamOf(owner);
+    const api = h.as(owner.token, teamId);
+    const created = await api.post('/api/properties', {
+      name: 'Edge Shop',
+      domain: 'edge-shop.example',
+      plan: 'growth',
+    });
+    const propertyId = created.body.property.id as string;
+    const token = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, propertyId, 1);
+
+    const page = await ui.signIn(owner, { width: 390, height: 844 });
+    await page.goto(`${ui.base}/t/${teamId}/p/${propertyId}/crawl`);
+    const server = page.getByRole('tab', { name: 'Your server' });
+    await server.waitFor();
+    expect(await server.getAttribute('aria-selected')).toBe('true');
+    // Only the selected tab is in the Tab order; the arrow keys move between tabs and select.
+    expect(await page.getByRole('tab', { name: 'Cloudflare' }).getAttribute('tabindex')).toBe('-1');
+    await server.focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.getByRole('tab', { name: 'AWS CloudFront', selected: true }).waitFor();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await page.getByRole('tab', { name: 'Cloudflare', selected: true }).waitFor();
+    expect(await page.locator(':focus').textContent()).toBe('Cloudflare');
+    const panel = page.getByRole('tabpanel', { name: 'Cloudflare' });
+    expect(await panel.getByRole('heading', { name: 'Cloudflare Logpush' }).count()).toBe(1);
+    expect(await panel.locator('ol.steps li').count()).toBeGreaterThan(3);
+    expect(await panel.getByRole('button', { name: 'Copy Cloudflare HTTP endpoint URL' }).count()).toBe(1);
+    expect(page.url()).toContain('via=cloudflare');
+
+    const shown = (await page.getByTestId('cloudflare-destination').textContent()) ?? '';
+    expect(shown).toBe(
+      `https://ingest.example.test/api/ingest/crawl/${propertyId}/cloudflare?header_Authorization=Bearer%20${token}`,
+    );
+    // Nothing is wider than the phone: the long URL wraps inside its block.
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await ui.shot(page, 'crawl-setup-cloudflare-phone');
+
+    // Logpush sends each header_* parameter of the destination URL as a request header.
+    const destination = new URL(onGateway(shown) + new URL(shown).search);
+    const authorization = destination.searchParams.get('header_Authorization') ?? '';
+    destination.searchParams.delete('header_Authorization');
+    const record = (userAgent: string) =>
+      JSON.stringify({
+        EdgeStartTimestamp: new Date().toISOString(),
+        ClientRequestHost: 'edge-shop.example',
+        ClientRequestURI: '/pricing',
+        ClientRequestUserAgent: userAgent,
+        EdgeResponseStatus: 200,
+        ClientRequestMethod: 'GET',
+        ClientIP: '203.0.113.9',
+        RayID: randomUUID().slice(0, 16),
+      });
+    const delivery = await fetch(destination, {
+      method: 'POST',
+      headers: { authorization },
+      body: gzipSync(
+        [
+          record(
+            'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)',
+          ),
+          record('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'),
+        ].join('\n'),
+      ),
+    });
+    expect(delivery.status).toBe(200);
+    expect(await delivery.json()).toEqual({ kept: 1, received: 2 });
+
+    // The gateway writes its delivery-log row a moment after it answers; then the tab (kept in the
+    // URL across the reload) shows the connection Connected, and the log names Logpush.
+    await expect
+      .poll(async () => (await api.get(`/api/properties/${propertyId}/crawl`)).body.status, { timeout: 20_000 })
+      .toBe('connected');
+    await page.reload();
+    await page.getByTestId('delivery-log').waitFor();
+    expect(await page.getByTestId('cloudflare-status').textContent()).toBe('connected');
+    expect(await page.getByTestId('delivery-log').locator('tbody tr').first().textContent()).toContain(
+      'accepted from Cloudflare Logpush: kept 1 of 2 lines',
+    );
+    await page.close();
+  }, 60_000);
 
   it('[TEAM-4] shows the role rules as disabled controls with their reasons, and changes roles and members', async () => {
     const owner = await h.signUp('roles-owner');

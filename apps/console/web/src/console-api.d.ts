@@ -411,7 +411,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The crawl setup dialog: endpoint, token, status and sender snippets
+         * The crawl setup dialog: endpoint, token, status, sender snippets and each CDN or host’s setup
          * @description Members get the same answer with the token, secret and key fields null.
          *
          *     Any member of the current team.
@@ -1005,6 +1005,29 @@ export interface components {
                 label: string;
                 language: string;
                 code: string;
+            }[];
+            /** @description One per CDN or hosting platform whose own log delivery posts to `{endpointUrl}/{provider}`, in a fixed order; for members the token and the Vercel drain secret are placeholders. */
+            providers: components["schemas"]["CrawlProviderSetup"][];
+            notes: string[];
+        };
+        CrawlProviderSetup: {
+            /** @enum {string} */
+            id: "cloudflare" | "vercel" | "netlify" | "fastly" | "akamai" | "firehose";
+            /** @description The vendor, as a tab names it (Cloudflare, Vercel, …). */
+            name: string;
+            /** @description The product as its own documentation names it (Cloudflare Logpush, …). */
+            title: string;
+            /** @description The crawl endpoint URL + `/{provider}`. */
+            endpointUrl: string;
+            /** @description What to do, in order, in the provider's own words and menu names. */
+            steps: string[];
+            /** @description The values to paste, in the order the steps ask for them. */
+            fields: {
+                id: string;
+                /** @description Where it goes, as the provider's form names it. */
+                label: string;
+                /** @description What to paste; for members the token and secrets are placeholders. */
+                value: string;
             }[];
             notes: string[];
         };

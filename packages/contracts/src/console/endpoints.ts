@@ -337,7 +337,7 @@ export const consoleEndpoints = {
     operationId: 'getCrawlSetup',
     method: 'get',
     path: '/api/properties/{id}/crawl',
-    summary: 'The crawl setup dialog: endpoint, token, status and sender snippets',
+    summary: 'The crawl setup dialog: endpoint, token, status, sender snippets and each CDN or host’s setup',
     description: secretsNote,
     access: 'member',
     status: 200,

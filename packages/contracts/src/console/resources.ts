@@ -1,5 +1,6 @@
 import { AGENT_CATEGORIES } from '@vt/attribution';
 import { z } from 'zod';
+import { CRAWL_PROVIDER_IDS } from '../crawl-providers.ts';
 import { competitorShareSchema, responseSchema, taskSchema, visibilityPointSchema } from '../resources.ts';
 import { accessSchema, planSchema, roleSchema, teamBrandingSchema, teamSettingsSchema } from './fields.ts';
 
@@ -117,6 +118,32 @@ const crawlConnectionStatusSchema = z
   .enum(['not_verified', 'connected', 'rejecting', 'nothing_arriving', 'disconnected'])
   .openapi({ description: 'Derived from the delivery log (spec: Crawl connection status).' });
 
+const crawlProviderSetupSchema = z
+  .object({
+    id: z.enum(CRAWL_PROVIDER_IDS),
+    name: z.string().openapi({ description: 'The vendor, as a tab names it (Cloudflare, Vercel, …).' }),
+    title: z
+      .string()
+      .openapi({ description: 'The product as its own documentation names it (Cloudflare Logpush, …).' }),
+    endpointUrl: z.string().openapi({ description: 'The crawl endpoint URL + `/{provider}`.' }),
+    steps: z
+      .array(z.string())
+      .openapi({ description: "What to do, in order, in the provider's own words and menu names." }),
+    fields: z
+      .array(
+        z.object({
+          id: z.string(),
+          label: z.string().openapi({ description: "Where it goes, as the provider's form names it." }),
+          value: z
+            .string()
+            .openapi({ description: 'What to paste; for members the token and secrets are placeholders.' }),
+        }),
+      )
+      .openapi({ description: 'The values to paste, in the order the steps ask for them.' }),
+    notes: z.array(z.string()),
+  })
+  .openapi('CrawlProviderSetup');
+
 export const crawlSetupSchema = z
   .object({
     propertyId: z.uuid(),
@@ -134,6 +161,10 @@ export const crawlSetupSchema = z
     snippets: z
       .array(z.object({ id: z.string(), label: z.string(), language: z.string(), code: z.string() }))
       .openapi({ description: 'Ready-to-paste senders; for members the token is a placeholder.' }),
+    providers: z.array(crawlProviderSetupSchema).openapi({
+      description:
+        'One per CDN or hosting platform whose own log delivery posts to `{endpointUrl}/{provider}`, in a fixed order; for members the token and the Vercel drain secret are placeholders.',
+    }),
     notes: z.array(z.string()),
   })
   .openapi('CrawlSetup');

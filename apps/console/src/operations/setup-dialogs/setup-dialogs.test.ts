@@ -1,11 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { deriveCrawlToken, deriveWebhookSecret, verifyCrawlToken } from '@vt/credentials';
+import {
+  AKAMAI_FIELDS,
+  CLOUDFRONT_SETUP_FIELDS,
+  CRAWL_PROVIDER_IDS,
+  CRAWL_PROVIDER_TITLES,
+  FASTLY_LOG_FORMAT,
+  LOGPUSH_EXTRA_FIELDS,
+  LOGPUSH_FIELDS,
+} from '@vt/contracts';
+import { deriveCrawlToken, deriveVercelDrainSecret, deriveWebhookSecret, verifyCrawlToken } from '@vt/credentials';
 import { testEnv } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConsoleHarness, type SignedUp } from '../../testing/index.ts';
 
 // The crawl and lead webhook setup dialogs: the crawl token and the webhook signing secret for
-// owners and admins only (TEAM-5), the sender snippets, rotating the token (CRAWL-3) or failing to
+// owners and admins only (TEAM-5), the sender snippets, each CDN's or host's setup tab, rotating the token (CRAWL-3) or failing to
 // without the deployment secret, switching ingestion off and on (CRAWL-30), and the delivery logs
 // and statuses as the gateway's rows make them (CRAWL-28, LEAD-15, LEAD-16).
 
@@ -28,6 +37,22 @@ async function setup(harness = h) {
   const created = await as(owner).post('/api/properties', { name: 'Shop', domain: 'shop.example', plan: 'growth' });
   const id = created.body.property.id as string;
   return { owner, admin, member, as, id, base: `/api/properties/${id}` };
+}
+
+type Provider = {
+  id: (typeof CRAWL_PROVIDER_IDS)[number];
+  title: string;
+  endpointUrl: string;
+  steps: string[];
+  fields: { id: string; label: string; value: string }[];
+  notes: string[];
+};
+
+/** A provider's value to paste, by its id. */
+function field(provider: Provider | undefined, id: string): string {
+  const found = provider?.fields.find((f) => f.id === id);
+  if (!found) throw new Error(`${provider?.id} has no field ${id}`);
+  return found.value;
 }
 
 const secondsAgo = (s: number) => new Date(Date.now() - s * 1000);
@@ -183,6 +208,80 @@ describe('the crawl setup dialog', () => {
     expect(res.text).not.toContain(token);
   });
 
+  it('sets up every CDN and host: its endpoint, the Logpush URL with the bearer, the lists the gateway reads, the Vercel secret', async () => {
+    const t = await setup();
+    const token = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, t.id, 1);
+    const endpointUrl = `${INGEST}/api/ingest/crawl/${t.id}`;
+    const res = await t.as(t.owner).get(`${t.base}/crawl`);
+    expect(res.status).toBe(200);
+    const providers: Provider[] = res.body.providers;
+    expect(providers.map((p) => p.id)).toEqual([...CRAWL_PROVIDER_IDS]);
+    for (const provider of providers) {
+      expect(provider.title).toBe(CRAWL_PROVIDER_TITLES[provider.id]);
+      expect(provider.endpointUrl, provider.id).toBe(`${endpointUrl}/${provider.id}`);
+      expect(provider.steps.length, provider.id).toBeGreaterThan(2);
+      // The endpoint is pasted somewhere, and the token (or the bearer carrying it) too.
+      expect(
+        provider.fields.some((f) => f.value.startsWith(provider.endpointUrl)),
+        provider.id,
+      ).toBe(true);
+      expect(JSON.stringify(provider.fields), provider.id).toContain(token);
+      expect(JSON.stringify(provider), provider.id).not.toContain(PLACEHOLDER);
+    }
+    const [cloudflare, vercel, netlify, fastly, akamai, firehose] = providers;
+
+    // Logpush turns header_Authorization into the Authorization header: the bearer, URL-encoded.
+    const destination = field(cloudflare, 'destination');
+    expect(destination).toBe(`${endpointUrl}/cloudflare?header_Authorization=Bearer%20${encodeURIComponent(token)}`);
+    expect(new URL(destination).searchParams.get('header_Authorization')).toBe(`Bearer ${token}`);
+    expect(field(cloudflare, 'fields').split(', ')).toEqual([
+      ...Object.values(LOGPUSH_FIELDS),
+      ...LOGPUSH_EXTRA_FIELDS,
+    ]);
+
+    expect(field(vercel, 'url')).toBe(`${endpointUrl}/vercel`);
+    expect(field(vercel, 'header')).toBe(`Authorization: Bearer ${token}`);
+    expect(field(vercel, 'secret')).toBe(deriveVercelDrainSecret(testEnv.CRAWL_TOKEN_SECRET, t.id, 1));
+
+    expect(field(netlify, 'authorization')).toBe(`Bearer ${token}`);
+    expect(netlify?.notes.join(' ')).toContain('Exclude personally identifiable information');
+
+    expect(field(fastly, 'format')).toBe(FASTLY_LOG_FORMAT);
+    expect(field(fastly, 'contentType')).toBe('application/x-ndjson');
+    expect([field(fastly, 'headerName'), field(fastly, 'headerValue')]).toEqual(['Authorization', `Bearer ${token}`]);
+    expect(fastly?.steps.join(' ')).toMatch(/Newline delimited.*Blank/);
+
+    const akamaiFields = field(akamai, 'fields');
+    for (const name of Object.values(AKAMAI_FIELDS)) expect(akamaiFields).toContain(`(${name})`);
+    expect(field(akamai, 'password')).toBe(token);
+
+    expect(field(firehose, 'fields').split(', ')).toEqual([...CLOUDFRONT_SETUP_FIELDS]);
+    expect(field(firehose, 'url')).toBe(`${endpointUrl}/firehose`);
+    expect(field(firehose, 'accessKey')).toBe(token);
+  });
+
+  it('[TEAM-5] gives members every provider with the placeholder, and neither the token nor the Vercel secret', async () => {
+    const t = await setup();
+    const token = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, t.id, 1);
+    const secret = deriveVercelDrainSecret(testEnv.CRAWL_TOKEN_SECRET, t.id, 1);
+    const res = await t.as(t.member).get(`${t.base}/crawl`);
+    expect(res.status).toBe(200);
+    const providers: Provider[] = res.body.providers;
+    expect(providers.map((p) => p.id)).toEqual([...CRAWL_PROVIDER_IDS]);
+    for (const provider of providers) {
+      expect(provider.endpointUrl).toBe(`${INGEST}/api/ingest/crawl/${t.id}/${provider.id}`);
+      expect(JSON.stringify(provider.fields), provider.id).toContain(PLACEHOLDER);
+    }
+    const [cloudflare, vercel] = providers;
+    expect(field(cloudflare, 'destination')).toBe(
+      `${INGEST}/api/ingest/crawl/${t.id}/cloudflare?header_Authorization=Bearer%20${PLACEHOLDER}`,
+    );
+    expect(field(vercel, 'secret')).toMatch(/^<.*ask an owner or admin>$/);
+    expect(res.text).not.toContain(token);
+    expect(res.text).not.toContain(secret);
+    expect(res.text).not.toMatch(/vtc_/);
+  });
+
   it('[CRAWL-3] rotate answers a new token at once: the old one no longer verifies, the new one does', async () => {
     const t = await setup();
     const old = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, t.id, 1);
@@ -192,6 +291,9 @@ describe('the crawl setup dialog', () => {
     expect(res.body.token).toEqual(expect.stringMatching(/^vtc_/));
     expect(res.body.token).not.toBe(old);
     for (const snippet of res.body.snippets) expect(snippet.code).toContain(res.body.token);
+    // The Vercel drain secret is derived with the token: it changes too.
+    const vercel = (res.body.providers as Provider[]).find((p) => p.id === 'vercel');
+    expect(field(vercel, 'secret')).toBe(deriveVercelDrainSecret(testEnv.CRAWL_TOKEN_SECRET, t.id, 2));
 
     const { crawlTokenVersion } = await h.db.property.findUniqueOrThrow({ where: { id: t.id } });
     expect(crawlTokenVersion).toBe(2);
@@ -215,6 +317,10 @@ describe('the crawl setup dialog', () => {
       expect(dialog.body).toMatchObject({ endpointUrl: `${INGEST}/api/ingest/crawl/${t.id}`, token: null });
       expect(dialog.body.notes).toEqual([expect.stringContaining('CRAWL_TOKEN_SECRET is not set')]);
       for (const snippet of dialog.body.snippets) expect(snippet.code).toContain(PLACEHOLDER);
+      // No deployment secret, no drain secret either: the providers carry placeholders.
+      const vercel = (dialog.body.providers as Provider[]).find((p) => p.id === 'vercel');
+      expect(field(vercel, 'header')).toContain(PLACEHOLDER);
+      expect(field(vercel, 'secret')).toMatch(/^<.*ask an owner or admin>$/);
       // The webhook secret does not depend on the crawl secret.
       expect((await t.as(t.owner).get(`${t.base}/webhook`)).body.signingSecret).toBe(
         deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, t.id),

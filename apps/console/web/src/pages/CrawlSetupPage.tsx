@@ -1,8 +1,10 @@
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { Tabs } from '../components/Tabs.tsx';
 import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
+import type { CrawlSetup } from '../console-types.ts';
 import { Loading, SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
 
 const STATUS_MEANING: Record<string, string> = {
@@ -19,9 +21,28 @@ const CRAWL_ACTIONS = {
   reconnect: consoleApi.reconnectCrawl,
 };
 
-/** The crawl setup dialog: endpoint, token (owners and admins), status, senders, delivery log. */
+/** The tab of the senders that post the spec's own lines (the snippets); the others are providers. */
+const OWN_SERVER = 'server';
+
+/**
+ * The crawl setup dialog: endpoint, token (owners and admins), status, how to send (your own
+ * server's snippets, or a CDN's or hosting platform's own log delivery, one tab each), delivery log.
+ */
 export function CrawlSetupPage() {
   const { teamId = '', propertyId = '' } = useParams();
+  // The chosen tab is in the query, so a reload or a shared link opens it.
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('via') ?? OWN_SERVER;
+  const selectTab = (id: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (id === OWN_SERVER) next.delete('via');
+        else next.set('via', id);
+        return next;
+      },
+      { replace: true },
+    );
   const { data, setData, error, run } = useConsoleData(`${teamId}/${propertyId}`, async () => {
     const [me, detail, setup, log] = await Promise.all([
       consoleApi.getMe(),
@@ -99,45 +120,96 @@ export function CrawlSetupPage() {
               )}
             </p>
           )}
-          <h2>Senders</h2>
-          {setup.snippets.map((s) => (
-            <details key={s.id}>
-              <summary>{s.label}</summary>
-              <pre>{s.code}</pre>
-              <CopyButton value={s.code} label={s.label} />
-            </details>
-          ))}
+          <h2>Send the logs</h2>
+          <Tabs
+            label="Where the logs come from"
+            idPrefix="crawl-via"
+            selected={tab}
+            onSelect={selectTab}
+            items={[
+              {
+                id: OWN_SERVER,
+                label: 'Your server',
+                panel: () =>
+                  setup.snippets.map((s) => (
+                    <details key={s.id}>
+                      <summary>{s.label}</summary>
+                      <pre>{s.code}</pre>
+                      <CopyButton value={s.code} label={s.label} />
+                    </details>
+                  )),
+              },
+              ...setup.providers.map((provider) => ({
+                id: provider.id,
+                label: provider.name,
+                panel: () => <ProviderSetup provider={provider} status={setup.status} />,
+              })),
+            ]}
+          />
           <h2>Delivery log</h2>
           {!log?.entries.length ? (
             <p className="empty">No attempt yet: send a batch with one of the senders above.</p>
           ) : (
-            <table data-testid="delivery-log">
-              <thead>
-                <tr>
-                  <th>When</th>
-                  <th>Answer</th>
-                  <th>Lines</th>
-                  <th>Matched</th>
-                  <th>Reason and fix</th>
-                </tr>
-              </thead>
-              <tbody>
-                {log.entries.map((e) => (
-                  <tr key={e.at + e.statusCode}>
-                    <td>{new Date(e.at).toLocaleString()}</td>
-                    <td>
-                      {e.statusCode} {e.outcome}
-                    </td>
-                    <td>{e.linesReceived ?? ''}</td>
-                    <td>{e.linesMatched ?? ''}</td>
-                    <td>{e.reason ? `${e.reason}: ${e.fix ?? ''}` : ''}</td>
+            <div className="table-scroll">
+              <table data-testid="delivery-log">
+                <thead>
+                  <tr>
+                    <th>When</th>
+                    <th>Answer</th>
+                    <th>Lines</th>
+                    <th>Matched</th>
+                    <th>Reason and fix</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {log.entries.map((e) => (
+                    <tr key={e.at + e.statusCode}>
+                      <td>{new Date(e.at).toLocaleString()}</td>
+                      <td>
+                        {e.statusCode} {e.outcome}
+                      </td>
+                      <td>{e.linesReceived ?? ''}</td>
+                      <td>{e.linesMatched ?? ''}</td>
+                      <td>{e.reason ? `${e.reason}: ${e.fix ?? ''}` : ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </>
       )}
     </ViewPage>
+  );
+}
+
+/** One provider's tab: its steps in order, each value to paste with a copy button, its notes, the status. */
+function ProviderSetup({ provider, status }: { provider: CrawlSetup['providers'][number]; status: string }) {
+  return (
+    <>
+      <h3>{provider.title}</h3>
+      <ol className="steps">
+        {provider.steps.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
+      <dl className="paste">
+        {provider.fields.map((field) => (
+          <div key={field.id}>
+            <dt>{field.label}</dt>
+            <dd>
+              <pre data-testid={`${provider.id}-${field.id}`}>{field.value}</pre>
+              <CopyButton value={field.value} label={`${provider.name} ${field.label}`} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {provider.notes.map((note) => (
+        <p key={note} className="note">
+          {note}
+        </p>
+      ))}
+      <StatusLine status={status} meaning={STATUS_MEANING[status] ?? ''} testId={`${provider.id}-status`} />
+    </>
   );
 }
