@@ -394,7 +394,9 @@ async function main() {
     log(
       `  8 x 10 MiB bodies  peak RSS ${bigPeakRss.toFixed(0)} MB (target < 300 MB), ${bigSeconds.toFixed(2)} s, statuses ${[...new Set(bigStatuses)].join(',')}`,
     );
-    log(`  by format          the same ${received.toLocaleString('en')} lines, ${ROUNDS} alternating rounds each, medians:`);
+    log(
+      `  by format          the same ${received.toLocaleString('en')} lines, ${ROUNDS} alternating rounds each, medians:`,
+    );
     for (const format of formats) {
       const cpu = median(formatCpu.get(format.name) ?? []);
       log(
