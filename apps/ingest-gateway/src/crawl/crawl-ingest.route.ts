@@ -22,7 +22,8 @@ import {
 } from './body-stream.ts';
 import { type CrawlLineFormat, REQUIRED_LINE_FIELDS } from './line-format.ts';
 import { claimNamedBatch, type NamedBatchClaim, type NamedBatchOptions, namedBatchId } from './named-batches.ts';
-import { FirehoseFieldsError, firehoseFields, NotFirehoseError, readFirehose } from './providers/firehose.ts';
+import { FirehoseFieldsError, firehoseFields, readFirehose } from './providers/firehose.ts';
+import { NotFirehoseError } from './providers/firehose-envelope.ts';
 import { CRAWL_SOURCES, type CrawlSource, SPEC_SOURCE, sourceFieldName } from './providers/index.ts';
 import { noSignatureKeys, type SignatureVerifier } from './signature-verifier.ts';
 

@@ -1,28 +1,10 @@
-import { isAscii } from 'node:buffer';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { CLOUDFRONT_SETUP_FIELDS } from '@vt/contracts';
 import type { Request } from 'express';
-import { z } from 'zod';
-import { readCappedBody } from '../../leads/read-capped-body.ts';
 import type { BatchClassifier } from '../batch-classifier.ts';
-import { type BodyLimits, BodyTooLargeError, CorruptGzipError } from '../body-stream.ts';
+import { type BodyLimits, streamBody } from '../body-stream.ts';
 import type { CrawlLineCandidate, RequiredLineField } from '../line-format.ts';
+import { FirehoseEnvelopeReader } from './firehose-envelope.ts';
 import { isRecord, lineTimestamp, percentDecoded, statusNumber } from './record-values.ts';
-
-const inflate = promisify(gunzip);
-
-/** Amazon Data Firehose's HTTP endpoint delivery: at most 10,000 records a request. */
-export const FIREHOSE_MAX_RECORDS = 10_000;
-
-const firehoseEnvelope = z.object({
-  requestId: z.string().min(1).max(256),
-  timestamp: z.number(),
-  records: z.array(z.object({ data: z.string() })).max(FIREHOSE_MAX_RECORDS),
-});
-
-/** The body is not a Firehose delivery (`{requestId, timestamp, records: [{data}]}`). */
-export class NotFirehoseError extends Error {}
 
 /** A field list that cannot be read (no user agent, status, path, time or host among it). */
 export class FirehoseFieldsError extends Error {}
@@ -33,8 +15,6 @@ export interface FirehoseReading {
   /** Log lines whose number of fields was not the field list's. */
   fieldCountMismatch: { lines: number; expected: number; found: number };
 }
-
-const GZIP = [0x1f, 0x8b];
 
 /**
  * The fields of the real-time log records this delivery carries, in CloudFront's order: the
@@ -73,8 +53,7 @@ function commonAttribute(header: string | undefined, name: string): string | und
 }
 
 /**
- * Reads a Firehose delivery whole (its records are base64 inside one JSON document, so it cannot
- * be split as it streams; Firehose caps it at 64 MiB before compression), then each record's log
+ * Reads a Firehose delivery as it streams in (FirehoseEnvelopeReader), then each record's log
  * lines: CloudFront real-time lines (tab-separated, the fields `fields` names), CloudFront
  * standard lines under their own `#Fields:` header, or the spec's own JSON lines. A record that is
  * not base64 is one unreadable line; the batch goes on.
@@ -85,157 +64,10 @@ export async function readFirehose(
   limits: BodyLimits,
   classifier: BatchClassifier,
 ): Promise<FirehoseReading> {
-  const wire = await readCappedBody(req, limits.maxWireBytes);
-  if (wire === 'too_large') throw new BodyTooLargeError('wire');
-  let body = wire;
-  if (wire[0] === GZIP[0] && wire[1] === GZIP[1]) {
-    try {
-      body = await inflate(wire, { maxOutputLength: limits.maxInflatedBytes });
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new BodyTooLargeError('inflated');
-      throw new CorruptGzipError((err as Error).message);
-    }
-  }
-  if (body.length > limits.maxInflatedBytes) throw new BodyTooLargeError('inflated');
-  const delivery = plainDelivery(body) ?? parsedDelivery(body);
-  const { text, unreadable } = decodeRecords(body, delivery.records);
-  for (let i = 0; i < unreadable; i++) classifier.record(null);
   const lines = new RecordLines(fields, classifier);
-  lines.read(text);
-  return { requestId: delivery.requestId, fieldCountMismatch: lines.mismatch };
-}
-
-/** Where each record's base64 stands in the body: [start, end) byte pairs, or the strings themselves. */
-type RecordSpans = { body: 'spans'; spans: number[] } | { body: 'strings'; data: string[] };
-
-interface Delivery {
-  requestId: string;
-  records: RecordSpans;
-}
-
-/**
- * The delivery read without parsing its records: Firehose writes each as `{"data":"<base64>"}`,
- * so the records array is walked byte by byte and only the rest of the envelope is JSON-parsed
- * (parsing 10,000 records' strings measured most of a delivery's cost). Null when the body is not
- * in that plain shape, and the whole body is then parsed (`parsedDelivery`).
- */
-function plainDelivery(body: Buffer): Delivery | null {
-  const key = body.indexOf('"records"');
-  if (key === -1) return null;
-  let i = skipSpace(body, key + 9);
-  if (body[i] !== 0x3a) return null; // :
-  i = skipSpace(body, i + 1);
-  if (body[i] !== 0x5b) return null; // [
-  const arrayStart = i;
-  const spans: number[] = [];
-  // Where the next backslash is, searched again only once passed (a search per record from its
-  // start would scan the rest of the body each time).
-  let backslash = body.indexOf(0x5c, i);
-  i = skipSpace(body, i + 1);
-  if (body[i] === 0x5d)
-    i++; // ]: no records
-  else {
-    for (;;) {
-      if (body[i] !== 0x7b) return null; // {
-      i = skipSpace(body, i + 1);
-      if (!isDataKey(body, i)) return null;
-      i = skipSpace(body, i + 6);
-      if (body[i] !== 0x3a) return null;
-      i = skipSpace(body, i + 1);
-      if (body[i] !== 0x22) return null; // "
-      const close = body.indexOf(0x22, i + 1);
-      if (close === -1) return null;
-      // An escape inside would make the text mean something else than its bytes.
-      if (backslash !== -1 && backslash < i) backslash = body.indexOf(0x5c, i);
-      if (backslash !== -1 && backslash < close) return null;
-      spans.push(i + 1, close);
-      i = skipSpace(body, close + 1);
-      if (body[i] !== 0x7d) return null; // }
-      i = skipSpace(body, i + 1);
-      if (body[i] === 0x2c)
-        i = skipSpace(body, i + 1); // ,
-      else if (body[i] === 0x5d) {
-        i++;
-        break;
-      } else return null;
-    }
-  }
-  let rest: unknown;
-  try {
-    rest = JSON.parse(`${body.toString('utf8', 0, arrayStart)}[]${body.toString('utf8', i)}`);
-  } catch {
-    return null;
-  }
-  const envelope = firehoseEnvelope.safeParse(rest);
-  // The records found must be the envelope's own (not a key of the same name nested or repeated).
-  if (!envelope.success || envelope.data.records.length !== 0) return null;
-  if (spans.length / 2 > FIREHOSE_MAX_RECORDS) throw new NotFirehoseError();
-  return { requestId: envelope.data.requestId, records: { body: 'spans', spans } };
-}
-
-/** Any other body: parsed whole, and checked to be a Firehose delivery. */
-function parsedDelivery(body: Buffer): Delivery {
-  try {
-    const envelope = firehoseEnvelope.parse(JSON.parse(body.toString('utf8')));
-    return { requestId: envelope.requestId, records: { body: 'strings', data: envelope.records.map((r) => r.data) } };
-  } catch {
-    throw new NotFirehoseError();
-  }
-}
-
-const DATA_KEY = Buffer.from('"data"');
-
-function isDataKey(body: Buffer, i: number): boolean {
-  for (let k = 0; k < DATA_KEY.length; k++) if (body[i + k] !== DATA_KEY[k]) return false;
-  return true;
-}
-
-function skipSpace(body: Buffer, i: number): number {
-  while (body[i] === 0x20 || body[i] === 0x0a || body[i] === 0x0d || body[i] === 0x09) i++;
-  return i;
-}
-
-/**
- * Every record decoded into one text, each ending in a newline, and how many were not base64.
- * Decoded into one buffer and turned into text once: a buffer and a string per record cost more
- * than the rest of a record's reading.
- */
-function decodeRecords(body: Buffer, records: RecordSpans): { text: string; unreadable: number } {
-  // The body as latin1 text once: each record's base64 is then a slice of it (V8 shares the
-  // characters), where a string copied per record measured a seventh of the reading.
-  const latin1 = records.body === 'spans' ? body.toString('latin1') : '';
-  const count = records.body === 'spans' ? records.spans.length / 2 : records.data.length;
-  const base64 = (k: number) =>
-    records.body === 'spans'
-      ? latin1.slice(records.spans[2 * k], records.spans[2 * k + 1])
-      : (records.data[k] as string);
-  let capacity = count;
-  for (let k = 0; k < count; k++) {
-    const length =
-      records.body === 'spans'
-        ? (records.spans[2 * k + 1] as number) - (records.spans[2 * k] as number)
-        : (records.data[k] as string).length;
-    capacity += Math.ceil(length / 4) * 3;
-  }
-  const out = Buffer.allocUnsafe(capacity);
-  let used = 0;
-  let unreadable = 0;
-  for (let k = 0; k < count; k++) {
-    const data = base64(k);
-    const decoded = (data.length / 4) * 3 - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
-    // Node's decoder skips what is not base64: fewer bytes than the length promises is not base64.
-    const written = data.length % 4 === 0 ? out.write(data, used, 'base64') : -1;
-    if (written !== decoded) {
-      unreadable++;
-      continue;
-    }
-    used += written;
-    out[used++] = 0x0a;
-  }
-  // CloudFront's lines are ASCII (it percent-encodes the rest): read as latin1, a copy, they need
-  // none of UTF-8's decoding, which measured a tenth of the reading.
-  const bytes = out.subarray(0, used);
-  return { text: bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8'), unreadable };
+  const envelope = new FirehoseEnvelopeReader((text) => (text === null ? classifier.record(null) : lines.read(text)));
+  await streamBody(req, limits, envelope);
+  return { requestId: envelope.requestId, fieldCountMismatch: lines.mismatch };
 }
 
 /** Lines of a delivery decided on raw text that are checked for the fields they lack. */
