@@ -89,6 +89,8 @@ export class BatchClassifier {
   /** A provider's other required fields, each with cursors on the keys that can carry it. */
   private readonly requiredKeys: { field: RequiredLineField; cursors: NeedleCursor[] }[];
   private readonly userAgents: DecisionMemo;
+  /** The memo of percent-encoded user agents, once a source asks (encodedAgentMayMatch). */
+  private encodedAgents: DecisionMemo | undefined;
   /** Where the string value stringValueAt or onlyValue found last ends (its closing quote). */
   private valueEnd = 0;
 
@@ -192,7 +194,8 @@ export class BatchClassifier {
    * distinct text for every batch, like the JSON lines' agents.
    */
   encodedAgentMayMatch(chunk: string, start: number, end: number, decode: (text: string) => string): boolean {
-    return encodedAgentMemo(this.agents, decode).get(chunk, start, end);
+    this.encodedAgents ??= encodedAgentMemo(this.agents, decode);
+    return this.encodedAgents.get(chunk, start, end);
   }
 
   /** Whether the referer at [start, end) of `chunk` (percent-encoded or not) may name an AI platform. */

@@ -215,7 +215,7 @@ export class FirehoseEnvelopeReader implements ByteSink {
     for (const end of this.recordEnds) {
       const data = text.slice(start, end);
       start = end;
-      const expected = (data.length / 4) * 3 - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+      const expected = (data.length / 4) * 3 - padding(data);
       // Node's decoder skips what is not base64: fewer bytes than the length promises is not base64.
       const written = data.length % 4 === 0 ? this.decoded.write(data, used, 'base64') : -1;
       if (written !== expected) {
@@ -232,6 +232,13 @@ export class FirehoseEnvelopeReader implements ByteSink {
     const bytes = this.decoded.subarray(0, used);
     if (used > 0) this.read(bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8'));
   }
+}
+
+/** The `=` that pad a base64 text's end (0 to 2). */
+function padding(base64: string): number {
+  const n = base64.length;
+  if (n === 0 || base64.charCodeAt(n - 1) !== 0x3d) return 0;
+  return base64.charCodeAt(n - 2) === 0x3d ? 2 : 1;
 }
 
 /**
