@@ -147,8 +147,15 @@ describe('usage errors', () => {
       [['teams', 'list'], /^unknown command 'teams'/],
       [['team'], /command is missing/],
     ];
-    for (const [args, message] of cases) {
-      const json = await runOps([...args, '--json'], { cwd });
+    // The eight runs at once: one after another they took most of the test's time on a busy machine.
+    const runs = await Promise.all(
+      cases.map(async ([args]) => ({
+        json: await runOps([...args, '--json'], { cwd }),
+        text: await runOps(args, { cwd }),
+      })),
+    );
+    for (const [index, [args, message]] of cases.entries()) {
+      const { json, text } = runs[index]!;
       expect(json.code, args.join(' ')).toBe(2);
       expect(json.stderr, args.join(' ')).toBe('');
       const lines = json.stdout.trim().split('\n');
@@ -157,7 +164,6 @@ describe('usage errors', () => {
       expect(parsed.error.code).toBe('usage_error');
       expect(parsed.error.message).toMatch(message);
 
-      const text = await runOps(args, { cwd });
       expect(text.code, args.join(' ')).toBe(2);
       expect(text.stdout).toBe('');
       expect(text.stderr.length, args.join(' ')).toBeGreaterThan(0);
