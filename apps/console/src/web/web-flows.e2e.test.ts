@@ -252,6 +252,26 @@ describe('the console web UI, end to end', () => {
     await page.close();
   }, 60_000);
 
+  it('switches teams from the header, and creates a second team from it', async () => {
+    const owner = await h.signUp('switcher');
+    const first = await h.teamOf(owner);
+    const second = await h.teamOf(owner);
+    const page = await ui.signIn(owner);
+    await page.goto(`${ui.base}/t/${first.teamId}`);
+    await page.getByRole('combobox', { name: 'Team' }).selectOption(second.teamId);
+    // The page goes to the chosen team and stays there (it used to fall back to the old one).
+    await page.waitForURL(`${ui.base}/t/${second.teamId}`);
+    await page.waitForTimeout(500);
+    expect(page.url()).toBe(`${ui.base}/t/${second.teamId}`);
+    expect(await page.getByRole('combobox', { name: 'Team' }).inputValue()).toBe(second.teamId);
+    const session = await h.db.session.findFirst({ where: { userId: owner.user.id }, orderBy: { createdAt: 'desc' } });
+    expect(session?.teamId).toBe(second.teamId);
+
+    await page.getByRole('link', { name: 'New team' }).click();
+    await page.waitForURL(`${ui.base}/teams/new`);
+    await page.close();
+  });
+
   it('[TEAM-4] shows the role rules as disabled controls with their reasons, and changes roles and members', async () => {
     const owner = await h.signUp('roles-owner');
     const admin = await h.signUp('roles-admin');
@@ -267,7 +287,7 @@ describe('the console web UI, end to end', () => {
     const rowOf = (page: Page, person: SignedUp) => page.getByTestId(`member-${person.email}`);
 
     const asAdmin = await ui.signIn(admin);
-    await asAdmin.getByRole('link', { name: 'Team' }).click();
+    await asAdmin.getByRole('link', { name: 'Team', exact: true }).click();
     await asAdmin.getByTestId('members').waitFor();
     // An admin cannot touch the owner: both controls are disabled and say why.
     const ownerRow = rowOf(asAdmin, owner);

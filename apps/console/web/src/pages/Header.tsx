@@ -18,8 +18,11 @@ export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
           <select
             value={teamId}
             onChange={async (e) => {
-              await consoleApi.selectTeam({ teamId: e.target.value });
-              navigate(`/t/${e.target.value}`);
+              // Read before the await: React sets a controlled select back to `value` once the
+              // handler returns, so afterwards the element names the old team again.
+              const next = e.target.value;
+              await consoleApi.selectTeam({ teamId: next });
+              navigate(`/t/${next}`);
             }}
           >
             {me.teams.map((t) => (
@@ -33,6 +36,7 @@ export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
       {me && <Link to={`/t/${teamId}`}>Properties</Link>}
       {me && <Link to={`/t/${teamId}/keys`}>API keys</Link>}
       {me && <Link to={`/t/${teamId}/settings`}>Team</Link>}
+      {me && <Link to="/teams/new">New team</Link>}
       <span className="spacer" />
       {me && <span className="who">{me.user.email}</span>}
       <button type="button" onClick={signOut}>
