@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { CrawlerIpIndex } from '@vt/attribution';
-import { crawlConnectionStatus, recentDeliveries } from '@vt/delivery-log';
+import { recentDeliveries } from '@vt/delivery-log';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createGatewayHarness } from '../testing/gateway-harness.ts';
@@ -57,29 +57,7 @@ function post(
   return req.send(body);
 }
 
-async function jobsOf(propertyId: string) {
-  return (await h.jobs()).filter((j) => j.propertyId === propertyId);
-}
-
-async function keptOf(propertyId: string) {
-  return (await jobsOf(propertyId)).flatMap((j) => j.events);
-}
-
-/** The crawl delivery log, once every row the answers so far handed to the writer is written. */
-async function rowsOf(propertyId: string) {
-  await h.flushDeliveryLog();
-  return recentDeliveries(h.db, propertyId, 'crawl');
-}
-
-async function statusOf(propertyId: string) {
-  const property = await h.db.property.findUniqueOrThrow({ where: { id: propertyId } });
-  return crawlConnectionStatus({
-    ingestionEnabled: property.crawlIngestionEnabled,
-    statusSince: property.crawlStatusSince,
-    attempts: await rowsOf(propertyId),
-    now: new Date(),
-  });
-}
+const { jobsOf, keptOf, crawlRowsOf: rowsOf, crawlStatusOf: statusOf } = h;
 
 function expectRejection(res: { status: number; body: unknown }, status: number, reason?: string) {
   expect(res.status).toBe(status);

@@ -100,7 +100,7 @@ export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
   return router;
 }
 
-export const FASTLY_CHALLENGE_PATH = '/.well-known/fastly/logging/challenge';
+const FASTLY_CHALLENGE_PATH = '/.well-known/fastly/logging/challenge';
 const VERIFY_CODE = /^[A-Za-z0-9_-]{1,128}$/;
 
 type CrawlIngestMetrics = ReturnType<typeof crawlIngestMetrics>;

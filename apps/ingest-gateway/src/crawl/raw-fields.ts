@@ -39,7 +39,7 @@ const NEEDLES = Object.fromEntries(
 ) as Record<RawFieldKey, string>;
 
 /** A read key as it stands quoted in a line's text. */
-export const rawKeyNeedle = (key: RawFieldKey): string => NEEDLES[key];
+const rawKeyNeedle = (key: RawFieldKey): string => NEEDLES[key];
 
 /**
  * What BatchClassifier.droppedOnRawText searches for to find each field it reads (a field placed

@@ -1,6 +1,6 @@
 import { deriveCrawlToken } from '@vt/credentials';
 import type { Plan, Property } from '@vt/db';
-import { createDeliveryLogWriter } from '@vt/delivery-log';
+import { crawlConnectionStatus, createDeliveryLogWriter, recentDeliveries } from '@vt/delivery-log';
 import { createLogger } from '@vt/logger';
 import { type CrawlBatchJobData, crawlBatchJob, createQueue, type LeadJobData, leadJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
@@ -98,8 +98,33 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     return all.sort((a, b) => a.timestamp - b.timestamp).map((j) => j.data as LeadJobData);
   }
 
+  /** The crawl-batch jobs of one property, oldest first. */
+  async function jobsOf(propertyId: string) {
+    return (await jobs()).filter((j) => j.propertyId === propertyId);
+  }
+
+  /** The crawl delivery log of one property, once every row the answers so far handed to the writer is written. */
+  async function crawlRowsOf(propertyId: string) {
+    await deliveryLog.flush();
+    return recentDeliveries(db, propertyId, 'crawl');
+  }
+
   return {
     app,
+    jobsOf,
+    /** Every kept event queued for one property. */
+    keptOf: async (propertyId: string) => (await jobsOf(propertyId)).flatMap((j) => j.events),
+    crawlRowsOf,
+    /** The property's crawl connection status, from its delivery log as written so far. */
+    crawlStatusOf: async (propertyId: string) => {
+      const property = await db.property.findUniqueOrThrow({ where: { id: propertyId } });
+      return crawlConnectionStatus({
+        ingestionEnabled: property.crawlIngestionEnabled,
+        statusSince: property.crawlStatusSince,
+        attempts: await crawlRowsOf(propertyId),
+        now: new Date(),
+      });
+    },
     /** The app's metrics registry (what GET /metrics serves). */
     registry,
     db,

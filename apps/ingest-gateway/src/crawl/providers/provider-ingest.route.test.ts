@@ -3,7 +3,6 @@ import { gzipSync } from 'node:zlib';
 import { CrawlerIpIndex } from '@vt/attribution';
 import { CLOUDFRONT_SETUP_FIELDS, crawlEventSchema, FASTLY_LOG_FORMAT } from '@vt/contracts';
 import { deriveVercelDrainSecret } from '@vt/credentials';
-import { crawlConnectionStatus, recentDeliveries } from '@vt/delivery-log';
 import { testEnv } from '@vt/test-support';
 import request from 'supertest';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -32,24 +31,7 @@ function post(path: string, body: string | Buffer, headers: Record<string, strin
   return req.send(body);
 }
 
-async function keptOf(propertyId: string) {
-  return (await h.jobs()).filter((j) => j.propertyId === propertyId).flatMap((j) => j.events);
-}
-
-async function rowsOf(propertyId: string) {
-  await h.flushDeliveryLog();
-  return recentDeliveries(h.db, propertyId, 'crawl');
-}
-
-async function statusOf(propertyId: string) {
-  const property = await h.db.property.findUniqueOrThrow({ where: { id: propertyId } });
-  return crawlConnectionStatus({
-    ingestionEnabled: property.crawlIngestionEnabled,
-    statusSince: property.crawlStatusSince,
-    attempts: await rowsOf(propertyId),
-    now: new Date(),
-  });
-}
+const { keptOf, crawlRowsOf: rowsOf, crawlStatusOf: statusOf } = h;
 
 /** An http_requests record as Logpush writes it with the setup's fields (timestamp_format rfc3339 unless given). */
 function logpushRecord(over: Record<string, unknown> = {}) {
