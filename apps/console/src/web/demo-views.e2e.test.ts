@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runScript, scratchDatabase } from '@vt/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness } from '../testing/index.ts';
 
@@ -12,6 +12,9 @@ import { createConsoleHarness } from '../testing/index.ts';
 
 const README_SCREENSHOTS = fileURLToPath(new URL('../../../../docs/screenshots/', import.meta.url));
 const refresh = process.env.REFRESH_README_SCREENSHOTS === '1';
+// A walk through many pages in Chromium, with three more test files running beside it on two
+// cores: on a slow machine one took over 30 s (the suite's default), so these tests get 120 s.
+vi.setConfig({ testTimeout: 120_000 });
 let demo: Awaited<ReturnType<typeof scratchDatabase>>;
 let h: ReturnType<typeof createConsoleHarness>;
 let ui: ConsoleInBrowser;
@@ -62,3 +65,4 @@ describe('the demo in the web UI', () => {
     await page.close();
   });
 });
+

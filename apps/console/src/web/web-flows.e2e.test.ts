@@ -4,7 +4,7 @@ import { importAnswers } from '@vt/answers';
 import { deriveCrawlToken } from '@vt/credentials';
 import { isolatedQueuePrefix, type RunningApp, startApp, testEnv } from '@vt/test-support';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
 
@@ -13,6 +13,10 @@ import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
 // activity views and the delivery logs; a Cloudflare Logpush job set up from its tab, on a phone,
 // delivers to the gateway; members and roles with the API's rules as disabled
 // controls; brand terms, competitors and prompts; the answers views over judged answers.
+
+// A walk through many pages in Chromium, with three more test files running beside it on two
+// cores: on a slow machine one took over 30 s (the suite's default), so these tests get 120 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 const h = createConsoleHarness();
 const queuePrefix = isolatedQueuePrefix();
@@ -250,7 +254,7 @@ describe('the console web UI, end to end', () => {
       'accepted from Cloudflare Logpush: kept 1 of 2 lines',
     );
     await page.close();
-  }, 60_000);
+  });
 
   it('switches teams from the header, and creates a second team from it', async () => {
     const owner = await h.signUp('switcher');

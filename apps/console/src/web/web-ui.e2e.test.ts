@@ -3,7 +3,7 @@ import { createReadApiHarness } from '@vt/read-api/testing';
 import { testEnv } from '@vt/test-support';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness } from '../testing/index.ts';
 
@@ -12,6 +12,10 @@ import { createConsoleHarness } from '../testing/index.ts';
 // paid property and opens its crawl setup; a member of the same team sees no token; keys, the
 // webhook dialog, team members and roles, brand terms, competitors and prompts, and the answers
 // views. Screenshots of the views land in the console app's test-screenshots/.
+
+// A walk through many pages in Chromium, with three more test files running beside it on two
+// cores: on a slow machine one took over 30 s (the suite's default), so these tests get 120 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 const h = createConsoleHarness();
 // The read API the created keys are tried against (keys trusted 1 ms, so a revocation shows at once).
