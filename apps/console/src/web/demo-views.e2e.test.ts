@@ -65,4 +65,3 @@ describe('the demo in the web UI', () => {
     await page.close();
   });
 });
-
