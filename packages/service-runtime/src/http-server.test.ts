@@ -95,9 +95,12 @@ describe('the HTTP server every app runs on', () => {
   });
 
   it('closes an idle kept-alive connection after the keep-alive limit', async () => {
-    const idle = await client('GET /ok HTTP/1.1\r\nHost: t\r\n\r\n', [], 0, 4000);
+    const idle = await client('GET /ok HTTP/1.1\r\nHost: t\r\n\r\n', [], 0, 4900);
     expect(idle.read).toMatch(/^HTTP\/1\.1 200 /);
     expect(idle.closedAfterMs).not.toBeNull();
-    expect(idle.closedAfterMs!).toBeLessThan(QUICK.keepAliveMs + 2 * QUICK.checkEveryMs + 1000);
+    expect(idle.closedAfterMs!).toBeGreaterThanOrEqual(QUICK.keepAliveMs);
+    // Node's own default (5 s) would close it too: under that, the limit set is the one that acted,
+    // with room for a loaded machine's late timers (1.7 s once failed with eight processes busy).
+    expect(idle.closedAfterMs!).toBeLessThan(4000);
   });
 });
