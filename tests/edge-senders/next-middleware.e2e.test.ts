@@ -219,7 +219,7 @@ describe('the Next.js middleware', () => {
       const { event, settled, count, pending } = fetchEvent();
       for (let i = 0; i < 5; i++) {
         const { ms } = await timed(() => middleware(request(`/p/${i}`, { 'user-agent': AGENTS.gptBot }), event));
-        expect(ms).toBeLessThan(250);
+        expect(ms).toBeLessThan(400); // a wait for the service would take the post timeout, 500 ms
       }
       // The response never waited: the post is a promise Next.js keeps, which settles by the timeout.
       expect(count()).toBeGreaterThan(0);

@@ -30,7 +30,8 @@ describe('platformForHost', () => {
     const made = `${'a.'.repeat(4080)}chatgpt.com`;
     const started = performance.now();
     for (let i = 0; i < 100; i++) expect(platformForHost(made)).toBeNull();
-    expect(performance.now() - started).toBeLessThan(200);
+    // 27 ms a call before: 2.7 s for the hundred; the bound leaves a loaded machine room.
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('[LEAD-10] never classifies Google AI Overviews (google.com) or classic search', () => {
