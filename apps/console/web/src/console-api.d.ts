@@ -777,6 +777,23 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "member";
+            settings: components["schemas"]["TeamSettings"];
+            branding: components["schemas"]["TeamBranding"];
+        };
+        TeamSettings: {
+            /** @description Shown times; counts stay in UTC days. */
+            timeZone?: string;
+            /** @enum {string} */
+            weekStartsOn?: "monday" | "sunday";
+            /** @description Days the activity views open with. */
+            defaultDayRange?: 7 | 30 | 90;
+        };
+        /** @description The header shows the logo and display name. */
+        TeamBranding: {
+            displayName?: string;
+            /** Format: uri */
+            logoUrl?: string;
+            accentColor?: string;
         };
         SelectTeam: {
             /** Format: uuid */
@@ -800,20 +817,6 @@ export interface components {
             branding: components["schemas"]["TeamBranding"];
             /** Format: date-time */
             createdAt: string;
-        };
-        TeamSettings: {
-            /** @description Shown times; counts stay in UTC days. */
-            timeZone?: string;
-            /** @enum {string} */
-            weekStartsOn?: "monday" | "sunday";
-            /** @description Days the activity views open with. */
-            defaultDayRange?: 7 | 30 | 90;
-        };
-        TeamBranding: {
-            displayName?: string;
-            /** Format: uri */
-            logoUrl?: string;
-            accentColor?: string;
         };
         Member: {
             /** Format: uuid */

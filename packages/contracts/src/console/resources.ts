@@ -27,7 +27,14 @@ export const authAnswerSchema = z
   .openapi('SignedIn');
 
 const teamSummarySchema = z
-  .object({ id: z.uuid(), name: z.string(), slug: z.string(), role: roleSchema })
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    role: roleSchema,
+    settings: teamSettingsSchema,
+    branding: teamBrandingSchema.openapi({ description: 'The header shows the logo and display name.' }),
+  })
   .openapi('TeamMembership');
 
 export const meSchema = z
