@@ -117,8 +117,10 @@ export function RefusalWarning(props: {
         The latest {props.what}, at {formatWhen(refusal.at, props.timeZone)}, was refused ({refusal.statusCode}
         {refusal.reason ? `: ${refusal.reason}` : ''}).
       </strong>{' '}
-      {refusal.fix ?? 'See the log below for why.'} Earlier {props.what === 'batch' ? 'batches were' : 'leads were'}{' '}
-      accepted, so the connection still works; if every attempt from now on is refused, the status turns Rejecting.
+      {refusal.fix ?? 'See the log below for why.'}{' '}
+      {props.what === 'batch'
+        ? 'A batch was accepted within the last 24 hours, so the status stays Connected; if every batch of a whole day is refused, it turns Rejecting.'
+        : 'A lead was stored within the last 24 hours, so the status stays Verified; if every attempt of a whole day is refused, it turns Rejecting events.'}
     </p>
   );
 }
