@@ -29,6 +29,9 @@ describe('console app', () => {
     for (const path of ['/api/openapi.json', '/api/docs', '/api/me']) {
       const res = await request(h.app).get(path);
       expectSecurityHeaders(res.headers);
+      // A team's https logo may show; nothing else widens.
+      expect(res.headers['content-security-policy']).toContain("img-src 'self' data: https:;");
+      expect(res.headers['content-security-policy']).toContain("script-src 'self';");
     }
   });
 

@@ -54,7 +54,8 @@ function trustProxySetting(value: string): boolean | number | string {
 /** The console API: JSON everywhere, errors in the /v1 envelope, never HTML or a stack trace. */
 export function buildConsoleApp(deps: ConsoleAppDeps): Express {
   const app = express();
-  applyHttpDefaults(app, { logger: deps.logger });
+  // Images from any https origin: a team's logo (an https URL, checked by its schema) shows in the header.
+  applyHttpDefaults(app, { logger: deps.logger, extraImageSources: ['https:'] });
   app.set('trust proxy', trustProxySetting(deps.trustProxy));
   app.use(healthRouter({ registry: deps.registry, checks: deps.readinessChecks, isClosing: deps.isClosing }));
 

@@ -15,16 +15,20 @@ const slugTaken = (slug: string) =>
 
 /** A team as the console shows it; settings and branding read leniently (stored by older versions). */
 export function teamView(team: Team) {
-  const settings = teamSettingsSchema.safeParse(team.settings);
-  const branding = teamBrandingSchema.safeParse(team.branding);
   return {
     id: team.id,
     name: team.name,
     slug: team.slug,
-    settings: settings.success ? settings.data : {},
-    branding: branding.success ? branding.data : {},
+    ...leniently(team),
     createdAt: team.createdAt.toISOString(),
   };
+}
+
+/** A team's settings and branding, each as stored when it still reads, else empty. */
+function leniently(team: Pick<Team, 'settings' | 'branding'>) {
+  const settings = teamSettingsSchema.safeParse(team.settings);
+  const branding = teamBrandingSchema.safeParse(team.branding);
+  return { settings: settings.success ? settings.data : {}, branding: branding.success ? branding.data : {} };
 }
 
 /** Creates a team whose owner is `ownerId` (TEAM-1). */
@@ -78,10 +82,17 @@ export async function updateTeam(
 export async function teamsOf(db: PrismaClient, userId: string) {
   const memberships = await db.membership.findMany({
     where: { userId },
-    include: { team: { select: { id: true, name: true, slug: true } } },
+    include: { team: { select: { id: true, name: true, slug: true, settings: true, branding: true } } },
     orderBy: [{ team: { name: 'asc' } }, { teamId: 'asc' }],
   });
-  return memberships.map((m) => ({ id: m.team.id, name: m.team.name, slug: m.team.slug, role: m.role }));
+  // Settings and branding too: every page shows the team's logo and its times in the team's zone.
+  return memberships.map((m) => ({
+    id: m.team.id,
+    name: m.team.name,
+    slug: m.team.slug,
+    role: m.role,
+    ...leniently(m.team),
+  }));
 }
 
 /** The role `userId` holds in `teamId`, or null when not a member. */

@@ -36,6 +36,7 @@ export {
 } from './ip-ranges.ts';
 export { AI_CRAWLER_UA_MARKERS, type AiCrawlerMatch, BUNDLED_AGENT_MATCHER, matchAiCrawler } from './match-crawler.ts';
 export { hostOfReferrer, platformForHost } from './match-platform.ts';
+export { aiPlatformName, CRAWLER_OPERATOR_NAMES, crawlerOperatorName } from './operator-names.ts';
 export {
   type DirectoryKey,
   jwkThumbprint,

@@ -37,7 +37,7 @@ async function property(options: { enabled?: boolean; since?: Date; attempts?: [
 }
 
 describe('crawlConnections', () => {
-  it('[CRAWL-30] derives each property’s status from its newest counted crawl attempt', async () => {
+  it('[CRAWL-30] derives each property’s status from its newest counted crawl attempt and its newest accepted one', async () => {
     const ids = {
       notVerified: await property({}),
       connected: await property({
@@ -46,7 +46,16 @@ describe('crawlConnections', () => {
           [1, 202],
         ],
       }),
+      // Accepted more than 24 hours ago, refused since: every attempt of the last 24 hours was turned away.
       rejecting: await property({
+        attempts: [
+          [23.5, 401],
+          [30, 202],
+          [1, 401],
+        ],
+      }),
+      // One refusal after a batch accepted within 24 hours: still Connected (the dialog warns).
+      refusedAfterAccepted: await property({
         attempts: [
           [2, 202],
           [1, 401],
@@ -76,6 +85,7 @@ describe('crawlConnections', () => {
       notVerified: 'not_verified',
       connected: 'connected',
       rejecting: 'rejecting',
+      refusedAfterAccepted: 'connected',
       nothingArriving: 'nothing_arriving',
       disconnected: 'disconnected',
       reconnected: 'not_verified',
@@ -90,7 +100,7 @@ describe('crawlConnections', () => {
     const mine = all.filter((c) => [...Object.values(ids), webhookOnly].includes(c.propertyId));
     expect(countByStatus(mine)).toEqual({
       not_verified: 3,
-      connected: 2,
+      connected: 3,
       rejecting: 1,
       nothing_arriving: 1,
       disconnected: 1,

@@ -8,13 +8,17 @@ export const CRAWL_CONNECTION_STATUSES = [
 ] as const;
 export type CrawlConnectionStatus = (typeof CRAWL_CONNECTION_STATUSES)[number];
 
-const NOTHING_ARRIVING_AFTER_MS = 24 * 3600 * 1000;
+/** How long a quiet connection stays Connected, and how far back an accepted batch still counts. */
+export const CONNECTION_WINDOW_MS = 24 * 3600 * 1000;
 
 interface StatusInput {
   ingestionEnabled: boolean;
   /** Set on reconnect: attempts before it no longer count. */
   statusSince: Date | null;
-  /** The crawl delivery log, newest first. */
+  /**
+   * The crawl delivery log, newest first. Only the newest attempt and the newest accepted one
+   * decide, so a reader may pass just those two.
+   */
   attempts: { createdAt: Date; statusCode: number }[];
   now: Date;
 }
@@ -22,9 +26,13 @@ interface StatusInput {
 /**
  * The crawl connection status, derived from the delivery log:
  * Disconnected (ingestion off) > Not verified (nothing since the start or the last reconnect) >
- * Nothing arriving (nothing for 24 hours) > Connected (newest attempt accepted) > Rejecting.
- * Decided: "Rejecting" holds when the newest attempt was turned away; a single accepted batch
- * after rejections is Connected again, as the spec's "most recent was accepted" says.
+ * Nothing arriving (nothing for 24 hours) > Connected > Rejecting.
+ * Decided where the spec is silent (its Connected says "the most recent was accepted", its
+ * Rejecting "every one is turned away"; neither covers a refusal after accepted batches):
+ * Connected holds while a batch was accepted within the last 24 hours, even when the newest
+ * attempt was refused (the dialog then names that refusal and its fix, see latestCrawlRefusal);
+ * Rejecting holds when every counted attempt of the last 24 hours was turned away. A single
+ * accepted batch after rejections is Connected again.
  */
 export function crawlConnectionStatus({
   ingestionEnabled,
@@ -36,8 +44,24 @@ export function crawlConnectionStatus({
   const counted = statusSince ? attempts.filter((a) => a.createdAt >= statusSince) : attempts;
   const newest = counted[0];
   if (!newest) return 'not_verified';
-  if (now.getTime() - newest.createdAt.getTime() > NOTHING_ARRIVING_AFTER_MS) return 'nothing_arriving';
-  return isAcceptedCrawlAttempt(newest) ? 'connected' : 'rejecting';
+  const recent = (a: { createdAt: Date }) => now.getTime() - a.createdAt.getTime() <= CONNECTION_WINDOW_MS;
+  if (!recent(newest)) return 'nothing_arriving';
+  return counted.some((a) => recent(a) && isAcceptedCrawlAttempt(a)) ? 'connected' : 'rejecting';
+}
+
+/**
+ * The newest counted attempt when it was refused while the status is still Connected (an earlier
+ * batch of the last 24 hours was accepted): what the dialog warns about. Null otherwise.
+ */
+export function latestCrawlRefusal<T extends { createdAt: Date; statusCode: number }>(
+  input: Omit<StatusInput, 'attempts'> & { attempts: T[] },
+): T | null {
+  if (crawlConnectionStatus(input) !== 'connected') return null;
+  const counted = input.statusSince
+    ? input.attempts.filter((a) => a.createdAt >= (input.statusSince as Date))
+    : input.attempts;
+  const newest = counted[0];
+  return newest && !isAcceptedCrawlAttempt(newest) ? newest : null;
 }
 
 /**

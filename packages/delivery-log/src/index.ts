@@ -8,6 +8,7 @@ export {
   type CrawlConnectionStatus,
   crawlConnectionStatus,
   isAcceptedCrawlAttempt,
+  latestCrawlRefusal,
 } from './crawl-status.ts';
 export { recentDeliveries } from './delivery-log.ts';
 export {
@@ -20,6 +21,7 @@ export {
   acceptedLeadIds,
   isStoredLeadAttempt,
   type LeadWebhookStatus,
+  latestWebhookRefusal,
   leadWebhookStatus,
   WEBHOOK_LOG_SHOWN,
   type WebhookAttemptOutcome,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptedLeadIds, isStoredLeadAttempt, leadWebhookStatus } from './webhook-status.ts';
+import { acceptedLeadIds, isStoredLeadAttempt, latestWebhookRefusal, leadWebhookStatus } from './webhook-status.ts';
 
 // Attempts newest first: a number is a refusal's status code, a string an accepted lead's id.
 const attempts = (...outcomes: (number | string)[]) =>
@@ -28,8 +28,26 @@ describe('leadWebhookStatus (newest attempt first)', () => {
     expect(leadWebhookStatus(attempts(401, 401, 400), stored())).toBe('rejecting');
   });
 
-  it('[LEAD-16] the newest attempt decides: a rejection after stored leads is Rejecting events', () => {
+  it('[LEAD-16] without times, the newest attempt decides: a rejection after stored leads is Rejecting events', () => {
     expect(leadWebhookStatus(attempts(401, 'a', 'b'), stored('a', 'b'))).toBe('rejecting');
+  });
+
+  it('[LEAD-16] a refusal after a lead stored within 24 hours stays Verified, and names the refusal', () => {
+    const now = new Date('2026-11-20T12:00:00Z');
+    const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * 3600 * 1000);
+    const log = [
+      { statusCode: 401, createdAt: at(0.5) },
+      { statusCode: 200, leadId: 'a', createdAt: at(2) },
+    ];
+    expect(leadWebhookStatus(log, stored('a'), now)).toBe('verified');
+    expect(latestWebhookRefusal(log, stored('a'), now)).toMatchObject({ statusCode: 401 });
+    // The lead was not stored, or was stored over 24 hours ago: every recent attempt was refused.
+    expect(leadWebhookStatus(log, stored(), now)).toBe('rejecting');
+    const older = [log[0], { ...log[1], createdAt: at(25) }] as typeof log;
+    expect(leadWebhookStatus(older, stored('a'), now)).toBe('rejecting');
+    expect(latestWebhookRefusal(older, stored('a'), now)).toBeNull();
+    // No warning while the newest settled attempt was a stored lead.
+    expect(latestWebhookRefusal([...log].reverse(), stored('a'), now)).toBeNull();
   });
 
   it('only a 200 naming a stored lead counts as accepted and stored', () => {

@@ -13,6 +13,14 @@ export interface WebhookAttemptOutcome {
   leadId?: string | null;
 }
 
+/** A logged webhook attempt, with the time it arrived: what the 24-hour window is measured on. */
+export interface TimedWebhookAttempt extends WebhookAttemptOutcome {
+  createdAt: Date;
+}
+
+/** How far back a stored lead keeps the status Verified after a refusal. */
+const VERIFIED_WINDOW_MS = 24 * 3600 * 1000;
+
 /**
  * The lead webhook status, derived from the webhook delivery log (newest first) and which of the
  * leads it names are stored: Not verified (nothing settled ever arrived) > Verified (the newest
@@ -20,19 +28,51 @@ export interface WebhookAttemptOutcome {
  * attempt was refused). An accepted attempt is settled once the lead worker has committed its
  * lead: the gateway answers 200 when the lead is queued, so until then the attempt decides
  * nothing and the status is what the attempts before it say (the spec: "accepted and stored").
- * Decided, as for the crawl status: the newest settled attempt decides, so one stored lead after
- * rejections is Verified again, and a rejection after stored leads turns the status to Rejecting
- * until the sender is fixed. A 500 storage_failed or a 503 counts as refused: no lead was stored.
+ * A 500 storage_failed or a 503 counts as refused: no lead was stored.
+ * Decided where the spec is silent (a refusal after stored leads), as for the crawl status: a
+ * refusal after a lead stored within the last 24 hours leaves the status Verified (the dialog
+ * names the refusal and its fix, see latestWebhookRefusal); Rejecting events holds once every
+ * settled attempt of the last 24 hours was refused. One stored lead after rejections is Verified.
+ * Without `now` (attempts without times) the newest settled attempt alone decides.
  */
 export function leadWebhookStatus(
-  attempts: readonly WebhookAttemptOutcome[],
+  attempts: readonly (WebhookAttemptOutcome & { createdAt?: Date })[],
   storedLeadIds: ReadonlySet<string>,
+  now?: Date,
 ): LeadWebhookStatus {
   for (const attempt of attempts) {
-    if (attempt.statusCode !== ACCEPTED) return 'rejecting';
+    if (attempt.statusCode !== ACCEPTED)
+      return storedWithinWindow(attempts, storedLeadIds, now) ? 'verified' : 'rejecting';
     if (isStoredLeadAttempt(attempt, storedLeadIds)) return 'verified';
   }
   return 'not_verified';
+}
+
+const storedWithinWindow = (
+  attempts: readonly (WebhookAttemptOutcome & { createdAt?: Date })[],
+  storedLeadIds: ReadonlySet<string>,
+  now: Date | undefined,
+) =>
+  !!now &&
+  attempts.some(
+    (a) =>
+      a.createdAt &&
+      now.getTime() - a.createdAt.getTime() <= VERIFIED_WINDOW_MS &&
+      isStoredLeadAttempt(a, storedLeadIds),
+  );
+
+/**
+ * The newest settled attempt when it was refused while the status is still Verified (a lead was
+ * stored within the last 24 hours): what the dialog warns about. Null otherwise.
+ */
+export function latestWebhookRefusal<T extends TimedWebhookAttempt>(
+  attempts: readonly T[],
+  storedLeadIds: ReadonlySet<string>,
+  now: Date,
+): T | null {
+  if (leadWebhookStatus(attempts, storedLeadIds, now) !== 'verified') return null;
+  const settled = attempts.find((a) => a.statusCode !== ACCEPTED || isStoredLeadAttempt(a, storedLeadIds));
+  return settled && settled.statusCode !== ACCEPTED ? settled : null;
 }
 
 /** The leads the accepted attempts name: the ones whose storage decides the status. */

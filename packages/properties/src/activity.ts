@@ -2,7 +2,9 @@ import {
   type AgentCatalogue,
   type AgentCategory,
   agentCategories,
+  aiPlatformName,
   countsAsAi,
+  crawlerOperatorName,
   UNCLASSIFIED_PLATFORM,
 } from '@vt/attribution';
 import { recentCatalogue } from '@vt/catalogue-store';
@@ -50,7 +52,8 @@ export async function crawlActivity(
   const propertyId = property.id;
   const includeDualUse = property.countDualUseAsAi;
   // The catalogue the gateways match with, so an agent a refresh added has its category here too.
-  const { categoryOf, dualUse } = categoriesOf(await recentCatalogue(db));
+  const catalogue = await recentCatalogue(db);
+  const { categoryOf, dualUse } = categoriesOf(catalogue);
   const where = { propertyId, day: { gte: from, lte: to } };
   const [daily, pages, referrals] = await Promise.all([
     db.crawlerDailyCount.findMany({ where, orderBy: { day: 'asc' } }),
@@ -71,7 +74,10 @@ export async function crawlActivity(
     { date: string; hits: number; verified: number; unverified: number; unverifiable: number }
   >();
   type Tally = { hits: number; verified: number; countedAsAi: boolean };
-  const byCrawler = new Map<string, Tally & { crawler: string; operator: string; category: AgentCategory | null }>();
+  const byCrawler = new Map<
+    string,
+    Tally & { crawler: string; operator: string; operatorName: string; category: AgentCategory | null }
+  >();
   const byCategory = new Map<AgentCategory | null, Tally & { category: AgentCategory | null }>();
   for (const row of daily) {
     const category = categoryOf(row.crawler);
@@ -79,6 +85,7 @@ export async function crawlActivity(
     const crawler = byCrawler.get(row.crawler) ?? {
       crawler: row.crawler,
       operator: row.operator,
+      operatorName: crawlerOperatorName(row.operator, catalogue),
       category,
       hits: 0,
       verified: 0,
@@ -136,6 +143,16 @@ export async function crawlActivity(
       'visits',
     ).slice(0, TOP_SHOWN),
   };
+}
+
+/** Each AI platform id of an answer in words (chatgpt: ChatGPT), for its tables and chart legends. */
+export function platformNames(ids: Iterable<string>): Record<string, string> {
+  return Object.fromEntries([...new Set(ids)].map((id) => [id, aiPlatformName(id)]));
+}
+
+/** Whether any operator's published IP ranges are loaded: until then no crawler can be verified. */
+export async function crawlerRangesLoaded(db: PrismaClient): Promise<boolean> {
+  return (await db.crawlerIpRangeSet.count()) > 0;
 }
 
 /**

@@ -1,11 +1,13 @@
 import { OperationError } from '@vt/contracts/console';
 import { deriveCrawlToken, deriveVercelDrainSecret, deriveWebhookSecret } from '@vt/credentials';
-import type { PrismaClient, Property } from '@vt/db';
+import type { DeliveryLogEntry, PrismaClient, Property } from '@vt/db';
 import {
   acceptedLeadIds,
   crawlConnectionStatus,
   isAcceptedCrawlAttempt,
   isStoredLeadAttempt,
+  latestCrawlRefusal,
+  latestWebhookRefusal,
   leadWebhookStatus,
   recentDeliveries,
 } from '@vt/delivery-log';
@@ -48,17 +50,25 @@ export function configurationNotes(settings: ConnectionSettings): string[] {
   ];
 }
 
+/** A refused attempt the dialog warns about while the status stays Connected or Verified. */
+const refusal = (entry: DeliveryLogEntry | null) =>
+  entry
+    ? { at: entry.createdAt.toISOString(), statusCode: entry.statusCode, reason: entry.reason, fix: entry.fix }
+    : null;
+
 /** The crawl connection's state, derived from the delivery log (CRAWL-30). */
 export async function crawlConnection(db: PrismaClient, property: Property, now = new Date()) {
   const attempts = await recentDeliveries(db, property.id, 'crawl');
   const accepted = attempts.find(isAcceptedCrawlAttempt);
+  const input = {
+    ingestionEnabled: property.crawlIngestionEnabled,
+    statusSince: property.crawlStatusSince,
+    attempts,
+    now,
+  };
   return {
-    status: crawlConnectionStatus({
-      ingestionEnabled: property.crawlIngestionEnabled,
-      statusSince: property.crawlStatusSince,
-      attempts,
-      now,
-    }),
+    status: crawlConnectionStatus(input),
+    latestRefusal: refusal(latestCrawlRefusal(input)),
     ingestionEnabled: property.crawlIngestionEnabled,
     lastAttemptAt: attempts[0]?.createdAt.toISOString() ?? null,
     lastAcceptedAt: accepted?.createdAt.toISOString() ?? null,
@@ -85,7 +95,12 @@ export async function crawlSetup(
     token: shownToken,
     tokenVersion: property.crawlTokenVersion,
     ...(await crawlConnection(db, property, options.now)),
-    snippets: crawlSnippets({ endpointUrl, token: shownToken, domain: property.domain }),
+    snippets: crawlSnippets({
+      endpointUrl,
+      token: shownToken,
+      domain: property.domain,
+      now: options.now ?? new Date(),
+    }),
     providers: crawlProviderSetups({
       endpointUrl,
       token: shownToken,
@@ -122,7 +137,7 @@ export function reconnectCrawl(db: PrismaClient, property: Property, now = new D
 }
 
 /** The webhook's state, derived from the delivery log (LEAD-16). */
-export async function webhookConnection(db: PrismaClient, property: Property) {
+export async function webhookConnection(db: PrismaClient, property: Property, now = new Date()) {
   const attempts = await recentDeliveries(db, property.id, 'webhook');
   const named = acceptedLeadIds(attempts);
   const stored = named.length
@@ -131,7 +146,8 @@ export async function webhookConnection(db: PrismaClient, property: Property) {
   const storedLeadIds = new Set(stored.map((lead) => lead.id));
   const accepted = attempts.find((attempt) => isStoredLeadAttempt(attempt, storedLeadIds));
   return {
-    status: leadWebhookStatus(attempts, storedLeadIds),
+    status: leadWebhookStatus(attempts, storedLeadIds, now),
+    latestRefusal: refusal(latestWebhookRefusal(attempts, storedLeadIds, now)),
     lastAttemptAt: attempts[0]?.createdAt.toISOString() ?? null,
     lastAcceptedAt: accepted?.createdAt.toISOString() ?? null,
   };
@@ -142,14 +158,14 @@ export async function webhookSetup(
   db: PrismaClient,
   settings: ConnectionSettings,
   property: Property,
-  options: { showSecrets: boolean },
+  options: { showSecrets: boolean; now?: Date },
 ) {
   const { url, signingSecret } = webhookCredentials(settings, property);
   return {
     propertyId: property.id,
     url,
     signingSecret: options.showSecrets ? signingSecret : null,
-    ...(await webhookConnection(db, property)),
+    ...(await webhookConnection(db, property, options.now)),
     notes: [
       ...(settings.webhookSigningKey ? [] : [WEBHOOK_NOT_CONFIGURED]),
       ...(signingSecret && !options.showSecrets ? ['The signing secret is shown to owners and admins only.'] : []),

@@ -1,7 +1,7 @@
 // Every property's crawl connection at once (the metrics' count, `ops crawl connections`): the
 // delivery log's own reading, offered here with the one-property reading above.
 export { CRAWL_CONNECTION_STATUSES, countByStatus, crawlConnections } from '@vt/delivery-log';
-export { crawlActivity, leadActivity } from './activity.ts';
+export { crawlActivity, crawlerRangesLoaded, leadActivity, platformNames } from './activity.ts';
 export {
   type ConnectionSettings,
   configurationNotes,

@@ -6,10 +6,11 @@ import { crawlProviderSetups, crawlSnippets } from './snippets.ts';
 // when one is given (owners and admins); otherwise a placeholder, never a token.
 
 const endpointUrl = 'https://ingest.example.test/api/ingest/crawl/8a1f0d2e-0000-4000-8000-000000000001';
+const now = new Date('2026-11-20T09:15:42.345Z');
 
 describe('crawl sender snippets', () => {
   it('[TEAM-5] name the endpoint and the token in every snippet when the token is shown', () => {
-    const snippets = crawlSnippets({ endpointUrl, token: 'vtc_secret-token', domain: 'shop.example' });
+    const snippets = crawlSnippets({ endpointUrl, token: 'vtc_secret-token', domain: 'shop.example', now });
     expect(snippets.map((s) => s.id)).toEqual(['curl', 'node', 'vector']);
     for (const snippet of snippets) {
       expect(snippet.code, snippet.id).toContain(endpointUrl);
@@ -20,15 +21,30 @@ describe('crawl sender snippets', () => {
     expect(snippets[1]?.code).toContain('"host":"shop.example"');
   });
 
+  it('date their example line when the dialog is shown, so a pasted example shows in today’s charts', () => {
+    const [curl, node] = crawlSnippets({ endpointUrl, token: 't', domain: 'shop.example', now });
+    for (const snippet of [curl, node]) {
+      expect(snippet?.code).toContain('"timestamp":"2026-11-20T09:15:42Z"');
+      expect(snippet?.code).not.toContain('2026-01-01');
+    }
+    const later = crawlSnippets({
+      endpointUrl,
+      token: 't',
+      domain: 'shop.example',
+      now: new Date('2027-02-03T00:00:00Z'),
+    });
+    expect(later[1]?.code).toContain('"timestamp":"2027-02-03T00:00:00Z"');
+  });
+
   it('[TEAM-5] carry a placeholder and no token when the token is hidden', () => {
-    for (const snippet of crawlSnippets({ endpointUrl, token: null, domain: 'shop.example' })) {
+    for (const snippet of crawlSnippets({ endpointUrl, token: null, domain: 'shop.example', now })) {
       expect(snippet.code).toContain('<crawl token: ask an owner or admin>');
       expect(snippet.code).not.toMatch(/vtc_/);
     }
   });
 
   it('send NDJSON gzipped from the shell with an Idempotency-Key, and a JSON array from Node', () => {
-    const [curl, node] = crawlSnippets({ endpointUrl, token: 't', domain: 'shop.example' });
+    const [curl, node] = crawlSnippets({ endpointUrl, token: 't', domain: 'shop.example', now });
     expect(curl?.code).toMatch(/gzip -c .*\| curl/);
     expect(curl?.code).toContain("'Content-Type: application/x-ndjson'");
     expect(curl?.code).toContain('Idempotency-Key');

@@ -20,14 +20,23 @@ export interface Snippet {
 
 const PLACEHOLDER = '<crawl token: ask an owner or admin>';
 
+/** `now` to the second, as the example line carries it (`2026-11-20T09:15:00Z`). */
+export const exampleTimestamp = (now: Date) => `${now.toISOString().slice(0, 19)}Z`;
+
 /**
  * Ready-to-paste senders for the crawl setup dialog. Without a token (members, or no deployment
  * secret) they carry a placeholder, so a member can pass one on without ever seeing the token.
  */
-export function crawlSnippets(input: { endpointUrl: string; token: string | null; domain: string }): Snippet[] {
+export function crawlSnippets(input: {
+  endpointUrl: string;
+  token: string | null;
+  domain: string;
+  /** When the dialog is shown: the example line is dated then, so pasted as is it shows in today's charts. */
+  now: Date;
+}): Snippet[] {
   const token = input.token ?? PLACEHOLDER;
   const event = JSON.stringify({
-    timestamp: '2026-01-01T12:00:00Z',
+    timestamp: exampleTimestamp(input.now),
     host: input.domain,
     path: '/pricing',
     userAgent: 'Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isAcceptableRequestId, REQUEST_ID_HEADER } from '@vt/contracts';
 import type { Logger } from '@vt/logger';
 import type { Express, RequestHandler, Response } from 'express';
-import { securityHeaders } from './security-headers.ts';
+import { type SecurityHeaderOptions, securityHeaders } from './security-headers.ts';
 
 /** Probes come every few seconds from load balancers and Prometheus: their lines are debug. */
 const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -11,9 +11,9 @@ const PROBE_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * What every HTTP app of the service does to every request, first: no `X-Powered-By`, the security
  * headers, a request id, no 304 answers. Each app's `build` calls it on its fresh express app.
  */
-export function applyHttpDefaults(app: Express, options: { logger: Logger }): void {
+export function applyHttpDefaults(app: Express, options: { logger: Logger } & SecurityHeaderOptions): void {
   app.disable('x-powered-by');
-  app.use(securityHeaders());
+  app.use(securityHeaders(options));
   app.use(requestIds(options));
   answerWithoutValidators(app);
 }

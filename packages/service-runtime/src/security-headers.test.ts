@@ -29,4 +29,15 @@ describe('securityHeaders', () => {
   it('sends the headers the apps promise (nosniff, frame, referrer, HSTS, CSP without upgrades)', async () => {
     expectSecurityHeaders(await answerHeaders(securityHeaders()));
   });
+
+  it('adds only image sources an app asks for (the console: https logos), scripts staying same-origin', async () => {
+    const plain = (await answerHeaders(securityHeaders()))['content-security-policy'];
+    expect(plain).toContain("img-src 'self' data:;");
+    const logos = await answerHeaders(securityHeaders({ extraImageSources: ['https:'] }));
+    expectSecurityHeaders(logos);
+    const policy = logos['content-security-policy'];
+    expect(policy).toContain("img-src 'self' data: https:;");
+    expect(policy).toContain("script-src 'self';");
+    expect(policy?.replace("img-src 'self' data: https:;", "img-src 'self' data:;")).toBe(plain);
+  });
 });

@@ -308,9 +308,23 @@ describe('GET /api/me', () => {
     expect(teams).toHaveLength(3);
     expect(teams).toEqual(
       expect.arrayContaining([
-        { id: own.teamId, name: `Team ${own.slug}`, slug: own.slug, role: 'owner' },
-        { id: asAdmin.teamId, name: `Team ${asAdmin.slug}`, slug: asAdmin.slug, role: 'admin' },
-        { id: asMember.teamId, name: `Team ${asMember.slug}`, slug: asMember.slug, role: 'member' },
+        { id: own.teamId, name: `Team ${own.slug}`, slug: own.slug, role: 'owner', settings: {}, branding: {} },
+        {
+          id: asAdmin.teamId,
+          name: `Team ${asAdmin.slug}`,
+          slug: asAdmin.slug,
+          role: 'admin',
+          settings: {},
+          branding: {},
+        },
+        {
+          id: asMember.teamId,
+          name: `Team ${asMember.slug}`,
+          slug: asMember.slug,
+          role: 'member',
+          settings: {},
+          branding: {},
+        },
       ]),
     );
     expect(res.body.currentTeamId).toBe(own.teamId);

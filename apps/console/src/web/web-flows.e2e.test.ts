@@ -155,10 +155,10 @@ describe('the console web UI, end to end', () => {
     );
     expect(await page.getByTestId('dual-use-note').textContent()).toContain('1 hits from dual-use crawlers');
     expect(await page.getByTestId('top-pages').textContent()).toContain('/pricing');
-    expect(await page.getByTestId('referrals').textContent()).toContain('chatgpt');
+    expect(await page.getByTestId('referrals').textContent()).toContain('ChatGPT');
     const leads = (await page.getByTestId('recent-leads').textContent()) ?? '';
     expect(leads).toContain('grace@flow.example');
-    expect(leads).toContain('chatgpt');
+    expect(leads).toContain('ChatGPT');
     expect(await page.getByTestId('crawler-chart').locator('.recharts-bar-rectangle').count()).toBeGreaterThan(0);
     await ui.shot(page, 'activity');
 

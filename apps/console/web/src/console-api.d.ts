@@ -777,6 +777,23 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "member";
+            settings: components["schemas"]["TeamSettings"];
+            branding: components["schemas"]["TeamBranding"];
+        };
+        TeamSettings: {
+            /** @description Shown times; counts stay in UTC days. */
+            timeZone?: string;
+            /** @enum {string} */
+            weekStartsOn?: "monday" | "sunday";
+            /** @description Days the activity views open with. */
+            defaultDayRange?: 7 | 30 | 90;
+        };
+        /** @description The header shows the logo and display name. */
+        TeamBranding: {
+            displayName?: string;
+            /** Format: uri */
+            logoUrl?: string;
+            accentColor?: string;
         };
         SelectTeam: {
             /** Format: uuid */
@@ -800,20 +817,6 @@ export interface components {
             branding: components["schemas"]["TeamBranding"];
             /** Format: date-time */
             createdAt: string;
-        };
-        TeamSettings: {
-            /** @description Shown times; counts stay in UTC days. */
-            timeZone?: string;
-            /** @enum {string} */
-            weekStartsOn?: "monday" | "sunday";
-            /** @description Days the activity views open with. */
-            defaultDayRange?: 7 | 30 | 90;
-        };
-        TeamBranding: {
-            displayName?: string;
-            /** Format: uri */
-            logoUrl?: string;
-            accentColor?: string;
         };
         Member: {
             /** Format: uuid */
@@ -993,6 +996,7 @@ export interface components {
              * @enum {string}
              */
             status: "not_verified" | "connected" | "rejecting" | "nothing_arriving" | "disconnected";
+            latestRefusal: components["schemas"]["LatestRefusal"];
             /** Format: date-time */
             lastAttemptAt: string | null;
             /** Format: date-time */
@@ -1010,6 +1014,14 @@ export interface components {
             providers: components["schemas"]["CrawlProviderSetup"][];
             notes: string[];
         };
+        /** @description The newest attempt, when it was refused while the status still holds (an attempt was accepted within the last 24 hours): what to fix. Null otherwise. */
+        LatestRefusal: {
+            /** Format: date-time */
+            at: string;
+            statusCode: number;
+            reason: string | null;
+            fix: string | null;
+        } | null;
         CrawlProviderSetup: {
             /** @enum {string} */
             id: "cloudflare" | "vercel" | "netlify" | "fastly" | "akamai" | "firehose";
@@ -1057,6 +1069,7 @@ export interface components {
             signingSecret: string | null;
             /** @enum {string} */
             status: "not_verified" | "rejecting" | "verified";
+            latestRefusal: components["schemas"]["LatestRefusal"];
             /** Format: date-time */
             lastAttemptAt: string | null;
             /** Format: date-time */
@@ -1098,6 +1111,8 @@ export interface components {
             crawlers: {
                 crawler: string;
                 operator: string;
+                /** @description The operator as it spells itself (openai: OpenAI). */
+                operatorName: string;
                 category: components["schemas"]["AgentCategory"];
                 countedAsAi: boolean;
                 hits: number;
@@ -1150,6 +1165,12 @@ export interface components {
                 platform: string;
                 leads: number;
             }[];
+            /** @description Each AI platform id of this answer in words (chatgpt: ChatGPT); an id the service does not know stays as it is. */
+            platformNames: {
+                [key: string]: string;
+            };
+            /** @description Whether any operator’s published IP ranges are loaded (`ops crawlers refresh`): until then every crawler hit is unverifiable, not unverified. */
+            crawlerRangesLoaded: boolean;
         };
         /**
          * @description Null for a name the catalogue no longer knows.

@@ -701,7 +701,12 @@ describe('POST /api/ingest/crawl/:propertyId: rejections, delivery log and statu
     expect(await statusOf(property.id)).toBe('not_verified');
     expect((await post(property, token, ndjson([line()]))).status).toBe(202);
     expect(await statusOf(property.id)).toBe('connected');
+    // A refusal after a batch accepted within 24 hours: still Connected (the dialog warns).
     expect((await post(property, 'wrong', ndjson([line()]))).status).toBe(401);
+    expect(await statusOf(property.id)).toBe('connected');
+    await h.flushDeliveryLog();
+    await h.db
+      .$executeRaw`UPDATE delivery_log_entries SET created_at = now() - interval '25 hours' WHERE property_id = ${property.id}::uuid AND status_code = 202`;
     expect(await statusOf(property.id)).toBe('rejecting');
 
     await h.db.property.update({ where: { id: property.id }, data: { crawlIngestionEnabled: false } });

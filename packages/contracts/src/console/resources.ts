@@ -27,7 +27,14 @@ export const authAnswerSchema = z
   .openapi('SignedIn');
 
 const teamSummarySchema = z
-  .object({ id: z.uuid(), name: z.string(), slug: z.string(), role: roleSchema })
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    role: roleSchema,
+    settings: teamSettingsSchema,
+    branding: teamBrandingSchema.openapi({ description: 'The header shows the logo and display name.' }),
+  })
   .openapi('TeamMembership');
 
 export const meSchema = z
@@ -118,6 +125,14 @@ const crawlConnectionStatusSchema = z
   .enum(['not_verified', 'connected', 'rejecting', 'nothing_arriving', 'disconnected'])
   .openapi({ description: 'Derived from the delivery log (spec: Crawl connection status).' });
 
+const latestRefusalSchema = z
+  .object({ at: timestamp, statusCode: z.number().int(), reason: z.string().nullable(), fix: z.string().nullable() })
+  .nullable()
+  .openapi('LatestRefusal', {
+    description:
+      'The newest attempt, when it was refused while the status still holds (an attempt was accepted within the last 24 hours): what to fix. Null otherwise.',
+  });
+
 const crawlProviderSetupSchema = z
   .object({
     id: z.enum(CRAWL_PROVIDER_IDS),
@@ -155,6 +170,7 @@ export const crawlSetupSchema = z
     tokenVersion: z.number().int(),
     ingestionEnabled: z.boolean(),
     status: crawlConnectionStatusSchema,
+    latestRefusal: latestRefusalSchema,
     lastAttemptAt: timestamp.nullable(),
     lastAcceptedAt: timestamp.nullable(),
     verificationRestartedAt: timestamp.nullable(),
@@ -201,6 +217,7 @@ export const webhookSetupSchema = z
       .nullable()
       .openapi({ description: `The HMAC signing secret. ${secretNote}` }),
     status: z.enum(['not_verified', 'rejecting', 'verified']),
+    latestRefusal: latestRefusalSchema,
     lastAttemptAt: timestamp.nullable(),
     lastAcceptedAt: timestamp.nullable(),
     notes: z.array(z.string()),
@@ -243,6 +260,7 @@ export const activitySchema = z
       z.object({
         crawler: z.string(),
         operator: z.string(),
+        operatorName: z.string().openapi({ description: 'The operator as it spells itself (openai: OpenAI).' }),
         category: agentCategorySchema
           .nullable()
           .openapi({ description: 'Null for a name the catalogue no longer knows.' }),
@@ -284,6 +302,14 @@ export const activitySchema = z
       }),
     ),
     aiLeadsDaily: z.array(z.object({ date: day, platform: z.string(), leads: z.number().int() })),
+    platformNames: z.record(z.string(), z.string()).openapi({
+      description:
+        'Each AI platform id of this answer in words (chatgpt: ChatGPT); an id the service does not know stays as it is.',
+    }),
+    crawlerRangesLoaded: z.boolean().openapi({
+      description:
+        'Whether any operator’s published IP ranges are loaded (`ops crawlers refresh`): until then every crawler hit is unverifiable, not unverified.',
+    }),
   })
   .openapi('Activity');
 

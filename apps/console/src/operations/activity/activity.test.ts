@@ -109,12 +109,21 @@ describe('the activity of a day range', () => {
       {
         crawler: 'ClaudeBot',
         operator: 'anthropic',
+        operatorName: 'Anthropic',
         category: 'ai-training',
         countedAsAi: true,
         hits: 12,
         verified: 1,
       },
-      { crawler: 'GPTBot', operator: 'openai', category: 'ai-training', countedAsAi: true, hits: 10, verified: 8 },
+      {
+        crawler: 'GPTBot',
+        operator: 'openai',
+        operatorName: 'OpenAI',
+        category: 'ai-training',
+        countedAsAi: true,
+        hits: 10,
+        verified: 8,
+      },
     ]);
   });
 
@@ -150,6 +159,7 @@ describe('the activity of a day range', () => {
     expect(byDefault.crawlers[0]).toEqual({
       crawler: 'Applebot',
       operator: 'apple',
+      operatorName: 'Apple',
       category: 'dual-use',
       countedAsAi: false,
       hits: 70,
@@ -305,6 +315,8 @@ describe('the activity of a day range', () => {
       topLandingPaths: [],
       recentLeads: [],
       aiLeadsDaily: [],
+      platformNames: {},
+      crawlerRangesLoaded: (await h.db.crawlerIpRangeSet.count()) > 0,
     });
   });
 });
@@ -325,6 +337,8 @@ describe('the default range', () => {
       ['2026-04-20', 2],
     ]);
     expect(res.body.aiReferrals).toEqual([{ platform: 'chatgpt', visits: 3 }]);
+    // Platforms in words, for the tables and chart legends.
+    expect(res.body.platformNames).toMatchObject({ chatgpt: 'ChatGPT' });
     expect(res.body.aiLeadsDaily.map((d: { date: string }) => d.date)).toEqual(['2026-03-22', '2026-04-20']);
   });
 

@@ -1,4 +1,4 @@
-import { crawlActivity, findTeamProperty, leadActivity } from '@vt/properties';
+import { crawlActivity, crawlerRangesLoaded, findTeamProperty, leadActivity, platformNames } from '@vt/properties';
 import { dayRange } from '../day-range.ts';
 import { defineConsoleHandler } from '../define-console-handler.ts';
 
@@ -10,7 +10,11 @@ export const getActivityHandler = defineConsoleHandler(
       const found = await findTeamProperty(db, team.teamId, params.id);
       const id = found.id;
       const { from, to } = dayRange(query, now());
-      const [crawl, leads] = await Promise.all([crawlActivity(db, found, from, to), leadActivity(db, id, from, to)]);
+      const [crawl, leads, rangesLoaded] = await Promise.all([
+        crawlActivity(db, found, from, to),
+        leadActivity(db, id, from, to),
+        crawlerRangesLoaded(db),
+      ]);
       return {
         propertyId: id,
         from: crawl.from,
@@ -25,6 +29,12 @@ export const getActivityHandler = defineConsoleHandler(
         topLandingPaths: crawl.topLandingPaths,
         recentLeads: leads.leads,
         aiLeadsDaily: leads.aiAttributed,
+        platformNames: platformNames([
+          ...crawl.aiReferrals.map((r) => r.platform),
+          ...leads.leads.map((l) => l.platform),
+          ...leads.aiAttributed.map((r) => r.platform),
+        ]),
+        crawlerRangesLoaded: rangesLoaded,
       };
     },
 );

@@ -91,6 +91,7 @@ describe('the webhook setup dialog', () => {
         url: `${INGEST}/api/webhooks/leads/${t.id}`,
         signingSecret: deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, t.id),
         status: 'not_verified',
+        latestRefusal: null,
         lastAttemptAt: null,
         lastAcceptedAt: null,
         notes: [],
@@ -123,7 +124,7 @@ describe('the webhook setup dialog', () => {
     expect((await t.as(t.owner).get(`${t.base}/webhook`)).body.signingSecret).toBe(before);
   });
 
-  it('[LEAD-16] is Not verified until something arrives, then Verified or Rejecting as the newest attempt says', async () => {
+  it('[LEAD-16] is Not verified until something arrives, then Verified; a refusal after a lead stored within 24 hours stays Verified with a warning', async () => {
     const t = await setup();
     const status = async () => (await t.as(t.member).get(`${t.base}/webhook`)).body;
     expect((await status()).status).toBe('not_verified');
@@ -151,10 +152,18 @@ describe('the webhook setup dialog', () => {
     const rejected = secondsAgo(20);
     await logRow(t.id, 'webhook', 401, rejected);
     expect(await status()).toMatchObject({
-      status: 'rejecting',
+      status: 'verified',
+      latestRefusal: { at: rejected.toISOString(), statusCode: 401 },
       lastAttemptAt: rejected.toISOString(),
       lastAcceptedAt: accepted.toISOString(),
     });
+
+    // Once the stored lead is over 24 hours old, every recent attempt was refused: Rejecting events.
+    await h.db.deliveryLogEntry.updateMany({
+      where: { propertyId: t.id, channel: 'webhook', statusCode: 200 },
+      data: { createdAt: hoursAgo(25) },
+    });
+    expect(await status()).toMatchObject({ status: 'rejecting', latestRefusal: null });
   });
 });
 
@@ -330,7 +339,7 @@ describe('the crawl setup dialog', () => {
     }
   });
 
-  it('[CRAWL-30] the status follows the log: Not verified, Connected, Rejecting, Nothing arriving', async () => {
+  it('[CRAWL-30] the status follows the log: Not verified, Connected (a refusal after an accepted batch warns), Rejecting, Nothing arriving', async () => {
     const t = await setup();
     const status = async () => (await t.as(t.member).get(`${t.base}/crawl`)).body;
     expect((await status()).status).toBe('not_verified');
@@ -345,8 +354,20 @@ describe('the crawl setup dialog', () => {
       lastAttemptAt: accepted.toISOString(),
       lastAcceptedAt: accepted.toISOString(),
     });
-    await logRow(t.id, 'crawl', 401, secondsAgo(30));
-    expect(await status()).toMatchObject({ status: 'rejecting', lastAcceptedAt: accepted.toISOString() });
+    // One refusal after an accepted batch of the last 24 hours: still Connected, the refusal named.
+    const refused = secondsAgo(30);
+    await logRow(t.id, 'crawl', 401, refused);
+    expect(await status()).toMatchObject({
+      status: 'connected',
+      latestRefusal: { at: refused.toISOString(), statusCode: 401 },
+      lastAcceptedAt: accepted.toISOString(),
+    });
+    // The accepted batch over 24 hours old, refused since: Rejecting.
+    await h.db.deliveryLogEntry.updateMany({
+      where: { propertyId: t.id, channel: 'crawl', statusCode: 202 },
+      data: { createdAt: hoursAgo(25) },
+    });
+    expect(await status()).toMatchObject({ status: 'rejecting', latestRefusal: null });
 
     await h.db.deliveryLogEntry.updateMany({ where: { propertyId: t.id }, data: { createdAt: hoursAgo(25) } });
     expect((await status()).status).toBe('nothing_arriving');

@@ -81,7 +81,7 @@ describe('POST /api/teams', () => {
     const memberships = await h.db.membership.findMany({ where: { teamId }, select: { userId: true, role: true } });
     expect(memberships).toEqual([{ userId: creator.user.id, role: 'owner' }]);
     const me = await h.as(creator.token).get('/api/me');
-    expect(me.body.teams).toEqual([{ id: teamId, name: 'Acme Inc', slug, role: 'owner' }]);
+    expect(me.body.teams).toEqual([{ id: teamId, name: 'Acme Inc', slug, role: 'owner', settings: {}, branding: {} }]);
   });
 
   it('[TEAM-1] the creator goes on working in the new team: GET /api/team answers it without X-Team-Id', async () => {
@@ -261,6 +261,12 @@ describe('PATCH /api/team', () => {
     expect(await storedTeam(t.teamId)).toEqual(patch);
     const read = await t.as(t.member).get('/api/team');
     expect(read.body.team).toEqual(res.body.team);
+    // Every member's /api/me carries them too: the header's logo, the pages' time zone.
+    const me = await h.as(t.member.token).get('/api/me');
+    expect(me.body.teams.find((team: { id: string }) => team.id === t.teamId)).toMatchObject({
+      settings: patch.settings,
+      branding: patch.branding,
+    });
   });
 
   it('[TEAM-2] an admin may patch too, and settings and branding are each replaced whole', async () => {

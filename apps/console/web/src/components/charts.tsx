@@ -35,12 +35,14 @@ const shortDay = (day: string) =>
 interface SeriesChartProps {
   data: Record<string, number | string>[];
   keys: string[];
+  /** A key in words for the legend and tooltip (chatgpt: ChatGPT); the key itself when absent. */
+  labels?: Record<string, string>;
   summary: string;
   testId: string;
 }
 
 /** Counts per day, one stacked bar segment per key. */
-export function StackedDailyBars({ data, keys, summary, testId }: SeriesChartProps) {
+export function StackedDailyBars({ data, keys, labels, summary, testId }: SeriesChartProps) {
   return (
     <figure className="chart" role="img" aria-label={summary} data-testid={testId}>
       <ResponsiveContainer width="100%" height={240}>
@@ -51,7 +53,14 @@ export function StackedDailyBars({ data, keys, summary, testId }: SeriesChartPro
           <Tooltip labelFormatter={(d) => shortDay(String(d))} />
           <Legend />
           {keys.map((key, i) => (
-            <Bar key={key} dataKey={key} stackId="day" fill={colorOf(key, i)} isAnimationActive={false} />
+            <Bar
+              key={key}
+              dataKey={key}
+              name={labels?.[key] ?? key}
+              stackId="day"
+              fill={colorOf(key, i)}
+              isAnimationActive={false}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>

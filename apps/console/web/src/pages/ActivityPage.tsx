@@ -6,10 +6,11 @@ import { consoleApi } from '../console-client.ts';
 import { useConsoleData } from '../console-data.tsx';
 import type { Activity, PropertyDetail } from '../console-types.ts';
 import { daysOf, pivotByDay, useDayRange } from '../range.ts';
+import { formatWhen } from '../team-time.ts';
+import { verifiedShare } from '../verified-share.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '');
 
 /** What AI crawlers read, which humans AI answers sent, and the leads they became, over a day range. */
 export function ActivityPage() {
@@ -23,7 +24,7 @@ export function ActivityPage() {
     ]);
     const { from, to } = range.resolve(team.team.settings.defaultDayRange ?? 30);
     const activity = await consoleApi.getActivity(teamId, propertyId, { from, to });
-    return { me, property: detail.property, activity };
+    return { me, property: detail.property, activity, timeZone: team.team.settings.timeZone };
   });
 
   return (
@@ -31,7 +32,13 @@ export function ActivityPage() {
       {!data ? (
         <Loading failed={error !== null} />
       ) : (
-        <ActivityViews activity={data.activity} property={data.property} teamId={teamId} onRange={range.set} />
+        <ActivityViews
+          activity={data.activity}
+          property={data.property}
+          teamId={teamId}
+          timeZone={data.timeZone}
+          onRange={range.set}
+        />
       )}
     </ViewPage>
   );
@@ -41,17 +48,27 @@ function ActivityViews({
   activity,
   property,
   teamId,
+  timeZone,
   onRange,
 }: {
   activity: Activity;
   property: PropertyDetail;
   teamId: string;
+  timeZone?: string;
   onRange: (r: { from: string; to: string }) => void;
 }) {
+  const when = (iso: string | null) => formatWhen(iso, timeZone);
+  const platform = (id: string) => activity.platformNames[id] ?? id;
   const days = daysOf(activity.from, activity.to);
   const hits = sum(activity.crawlerDaily.map((d) => d.hits));
   const dualUse = sum(activity.categories.filter((c) => !c.countedAsAi).map((c) => c.hits));
   const verified = sum(activity.crawlerDaily.map((d) => d.verified));
+  const share = verifiedShare({
+    hits,
+    verified,
+    unverified: sum(activity.crawlerDaily.map((d) => d.unverified)),
+    rangesLoaded: activity.crawlerRangesLoaded,
+  });
   const visits = sum(activity.aiReferrals.map((r) => r.visits));
   const aiLeads = sum(activity.aiLeadsDaily.map((d) => d.leads));
   const crawl = `/t/${teamId}/p/${activity.propertyId}/crawl`;
@@ -92,7 +109,9 @@ function ActivityViews({
         </div>
         <div>
           <dt>Verified</dt>
-          <dd>{hits ? `${Math.round((verified / hits) * 100)}%` : '–'}</dd>
+          <dd data-testid="verified-share">
+            {share.value} <small className="hint">{share.detail}</small>
+          </dd>
         </div>
         <div>
           <dt>AI-referred visits</dt>
@@ -150,7 +169,7 @@ function ActivityViews({
                 head={['Crawler', 'Operator', 'Category', 'Hits', 'Verified']}
                 rows={activity.crawlers.map((c) => [
                   c.crawler,
-                  c.operator,
+                  c.operatorName,
                   categoryLabel(c.category, c.countedAsAi),
                   c.hits,
                   c.verified,
@@ -185,6 +204,7 @@ function ActivityViews({
             <StackedDailyBars
               data={referralChart.data}
               keys={referralChart.keys}
+              labels={activity.platformNames}
               summary={`${visits} AI-referred visits from ${activity.from} to ${activity.to}`}
               testId="referral-chart"
             />
@@ -193,7 +213,7 @@ function ActivityViews({
                 testId="referrals"
                 caption="By platform"
                 head={['Platform', 'Visits']}
-                rows={activity.aiReferrals.map((r) => [r.platform, r.visits])}
+                rows={activity.aiReferrals.map((r) => [platform(r.platform), r.visits])}
               />
               <Table
                 testId="landing-paths"
@@ -212,6 +232,7 @@ function ActivityViews({
           <StackedDailyBars
             data={leadChart.data}
             keys={leadChart.keys}
+            labels={activity.platformNames}
             summary={`${aiLeads} AI-attributed leads from ${activity.from} to ${activity.to}`}
             testId="lead-chart"
           />
@@ -232,7 +253,7 @@ function ActivityViews({
               .map((l) => [
                 when(l.receivedAt),
                 l.email ?? l.contact,
-                l.matched ? l.platform : 'not from AI',
+                l.matched ? platform(l.platform) : 'not from AI',
                 l.landingPath ?? '',
                 l.referrer ?? l.utmSource ?? '',
               ])}

@@ -1,19 +1,28 @@
 import { useParams, useSearchParams } from 'react-router';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { PlanWarning } from '../components/PlanWarning.tsx';
 import { Tabs } from '../components/Tabs.tsx';
 import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import type { CrawlSetup } from '../console-types.ts';
-import { Loading, SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
+import { formatWhen, teamTimeZone } from '../team-time.ts';
+import { Loading, RefusalWarning, SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
 
 const STATUS_MEANING: Record<string, string> = {
   not_verified: 'Not verified: nothing has arrived yet.',
-  connected: 'Connected: the most recent batch was accepted.',
-  rejecting: 'Rejecting: every batch is turned away; see the log for the fix.',
+  connected: 'Connected: batches arrive and the most recent was accepted.',
+  rejecting:
+    'Rejecting: batches arrive and every one is turned away (none accepted in the last 24 hours); see the log for the fix.',
   nothing_arriving: 'Nothing arriving: no batch for 24 hours.',
   disconnected: 'Disconnected: ingestion is switched off; batches are refused.',
 };
+
+/** Connected while the newest attempt was refused: a batch of the last 24 hours was accepted. */
+const CONNECTED_WITH_REFUSAL = 'Connected: a batch was accepted within the last 24 hours.';
+
+const statusMeaning = (setup: CrawlSetup) =>
+  setup.latestRefusal ? CONNECTED_WITH_REFUSAL : (STATUS_MEANING[setup.status] ?? '');
 
 const CRAWL_ACTIONS = {
   rotate: consoleApi.rotateCrawlToken,
@@ -55,6 +64,7 @@ export function CrawlSetupPage() {
   const me = data?.me ?? null;
   const setup = data?.setup ?? null;
   const log = data?.log ?? null;
+  const timeZone = teamTimeZone(me, teamId);
 
   const { ask, dialog } = useConfirm();
 
@@ -87,7 +97,11 @@ export function CrawlSetupPage() {
         <Loading failed={error !== null} />
       ) : (
         <>
-          <StatusLine status={setup.status} meaning={STATUS_MEANING[setup.status] ?? ''} testId="crawl-status" />
+          <StatusLine status={setup.status} meaning={statusMeaning(setup)} testId="crawl-status" />
+          <RefusalWarning refusal={setup.latestRefusal} what="batch" timeZone={timeZone} testId="crawl-warning" />
+          {data?.property && (
+            <PlanWarning property={data.property} channel="crawl" manages={canManage(me, teamId)} teamId={teamId} />
+          )}
           <dl>
             <dt>Endpoint</dt>
             <dd>
@@ -142,7 +156,7 @@ export function CrawlSetupPage() {
               ...setup.providers.map((provider) => ({
                 id: provider.id,
                 label: provider.name,
-                panel: () => <ProviderSetup provider={provider} status={setup.status} />,
+                panel: () => <ProviderSetup provider={provider} setup={setup} />,
               })),
             ]}
           />
@@ -164,7 +178,7 @@ export function CrawlSetupPage() {
                 <tbody>
                   {log.entries.map((e) => (
                     <tr key={e.at + e.statusCode}>
-                      <td>{new Date(e.at).toLocaleString()}</td>
+                      <td>{formatWhen(e.at, timeZone)}</td>
                       <td>
                         {e.statusCode} {e.outcome}
                       </td>
@@ -184,7 +198,7 @@ export function CrawlSetupPage() {
 }
 
 /** One provider's tab: its steps in order, each value to paste with a copy button, its notes, the status. */
-function ProviderSetup({ provider, status }: { provider: CrawlSetup['providers'][number]; status: string }) {
+function ProviderSetup({ provider, setup }: { provider: CrawlSetup['providers'][number]; setup: CrawlSetup }) {
   return (
     <>
       <h3>{provider.title}</h3>
@@ -209,7 +223,7 @@ function ProviderSetup({ provider, status }: { provider: CrawlSetup['providers']
           {note}
         </p>
       ))}
-      <StatusLine status={status} meaning={STATUS_MEANING[status] ?? ''} testId={`${provider.id}-status`} />
+      <StatusLine status={setup.status} meaning={statusMeaning(setup)} testId={`${provider.id}-status`} />
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { Link, useNavigate } from 'react-router';
+import { TeamLogo, teamAccent } from '../components/TeamLogo.tsx';
 import { consoleApi } from '../console-client.ts';
 import type { Me } from '../console-types.ts';
 
@@ -9,9 +10,11 @@ export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
     await consoleApi.signOut().catch(() => undefined);
     navigate('/sign-in');
   }
+  const accent = teamAccent(me, teamId);
   return (
-    <header>
+    <header style={accent ? { borderBottom: `3px solid ${accent}` } : undefined}>
       <strong>AI Visibility</strong>
+      <TeamLogo me={me} teamId={teamId} />
       {me && (
         <label>
           Team{' '}

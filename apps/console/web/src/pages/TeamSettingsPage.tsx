@@ -1,6 +1,6 @@
 import { NAME_MAX, URL_MAX } from '@vt/contracts/console-limits';
 import { canManageTeam } from '@vt/contracts/role-rules';
-import { type FormEvent, useId } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { SlugField } from '../components/SlugField.tsx';
@@ -9,9 +9,14 @@ import { useConsoleData } from '../console-data.tsx';
 import type { Me, Member, Role, TeamDetail, TeamSettings } from '../console-types.ts';
 import { fieldChoice, fieldText } from '../form-fields.ts';
 import { removalReason, roleChangeReason } from '../roles.ts';
+import { teamSavedMessage } from '../team-saved.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
 const ROLES: Role[] = ['owner', 'admin', 'member'];
+
+/** The zones this browser knows, offered as the time zone is typed. */
+const TIME_ZONES: string[] =
+  typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC', 'Europe/Paris'];
 
 /** The team's name, slug, settings and branding, and its members with their roles. */
 export function TeamSettingsPage() {
@@ -28,14 +33,18 @@ export function TeamSettingsPage() {
     setData((current) => (current ? { ...current, team } : current));
   };
   const manages = detail ? canManageTeam(detail.role) : false;
+  // The last save, confirmed in words; cleared when the form is edited again.
+  const [saved, setSaved] = useState<string | null>(null);
 
   function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const f = new FormData(event.currentTarget);
     const text = (name: string) => String(f.get(name) ?? '').trim();
     const optional = (name: string) => (text(name) ? { [name]: text(name) } : {});
+    const before = detail?.team;
+    setSaved(null);
     void run(async () => {
-      await consoleApi.updateTeam(teamId, {
+      const updated = await consoleApi.updateTeam(teamId, {
         name: text('name'),
         slug: text('slug'),
         settings: {
@@ -45,7 +54,10 @@ export function TeamSettingsPage() {
         },
         branding: { ...optional('displayName'), ...optional('logoUrl'), accentColor: text('accentColor') },
       });
-      await refresh();
+      // The header's logo and every page's times come with /api/me: read it again.
+      const me = await consoleApi.getMe();
+      setData((current) => (current ? { me, team: updated } : current));
+      if (before) setSaved(teamSavedMessage(before, updated.team));
     });
   }
 
@@ -74,6 +86,7 @@ export function TeamSettingsPage() {
               aria-label="Team settings"
               className="inline"
               onSubmit={save}
+              onInput={() => setSaved(null)}
               key={detail.team.slug + detail.team.name}
             >
               <fieldset disabled={!manages} className="contents">
@@ -86,8 +99,19 @@ export function TeamSettingsPage() {
                   <input
                     name="timeZone"
                     placeholder="Europe/Paris"
+                    list="time-zones"
+                    aria-describedby="time-zone-hint"
                     defaultValue={detail.team.settings.timeZone ?? ''}
                   />
+                  <datalist id="time-zones">
+                    {TIME_ZONES.map((zone) => (
+                      <option key={zone} value={zone} />
+                    ))}
+                  </datalist>
+                  <small className="hint" id="time-zone-hint">
+                    Times on the activity and setup pages show in it; empty: each viewer’s own. Day totals stay UTC
+                    days.
+                  </small>
                 </label>
                 <label>
                   Week starts on{' '}
@@ -129,6 +153,9 @@ export function TeamSettingsPage() {
                 {manages && <button type="submit">Save team</button>}
               </fieldset>
             </form>
+            <p role="status" className="ok" data-testid="team-saved">
+              {saved}
+            </p>
           </section>
 
           <section aria-labelledby="members-title">

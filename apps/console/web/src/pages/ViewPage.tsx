@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { ErrorLine } from '../console-data.tsx';
-import type { Me } from '../console-types.ts';
+import type { CrawlSetup, Me } from '../console-types.ts';
+import { formatWhen } from '../team-time.ts';
 import { Header } from './Header.tsx';
 
 const PROPERTY_TABS = [
@@ -95,5 +96,31 @@ export function SecretValue({ value, testId }: { value: string | null; testId: s
     </>
   ) : (
     <span data-testid={`${testId}-hidden`}>Shown to owners and admins only.</span>
+  );
+}
+
+/**
+ * The newest attempt, refused while the status still holds because one was accepted within the
+ * last 24 hours: what happened and its fix, so the badge is not the whole story.
+ */
+export function RefusalWarning(props: {
+  refusal: CrawlSetup['latestRefusal'];
+  what: 'batch' | 'lead';
+  timeZone?: string;
+  testId: string;
+}) {
+  const { refusal } = props;
+  if (!refusal) return null;
+  return (
+    <p className="warning" role="note" data-testid={props.testId}>
+      <strong>
+        The latest {props.what}, at {formatWhen(refusal.at, props.timeZone)}, was refused ({refusal.statusCode}
+        {refusal.reason ? `: ${refusal.reason}` : ''}).
+      </strong>{' '}
+      {refusal.fix ?? 'See the log below for why.'}{' '}
+      {props.what === 'batch'
+        ? 'A batch was accepted within the last 24 hours, so the status stays Connected; if every batch of a whole day is refused, it turns Rejecting.'
+        : 'A lead was stored within the last 24 hours, so the status stays Verified; if every attempt of a whole day is refused, it turns Rejecting events.'}
+    </p>
   );
 }

@@ -1,13 +1,17 @@
 import { useParams } from 'react-router';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { LeadBody } from '../components/LeadBody.tsx';
+import { PlanWarning } from '../components/PlanWarning.tsx';
 import { consoleApi } from '../console-client.ts';
-import { useConsoleData } from '../console-data.tsx';
+import { canManage, useConsoleData } from '../console-data.tsx';
 import type { WebhookSetup } from '../console-types.ts';
-import { Loading, SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
+import { formatWhen, teamTimeZone } from '../team-time.ts';
+import { Loading, RefusalWarning, SecretValue, StatusLine, ViewPage } from './ViewPage.tsx';
 
 const STATUS_MEANING: Record<WebhookSetup['status'], string> = {
   not_verified: 'Not verified: nothing has arrived yet.',
-  rejecting: 'Rejecting events: every attempt was rejected; see the reason and fix below.',
+  rejecting:
+    'Rejecting events: attempts arrive and every one is rejected (no lead stored in the last 24 hours); see the reason and fix below.',
   verified: 'Verified: the most recent lead was accepted and stored.',
 };
 
@@ -66,6 +70,7 @@ export function WebhookSetupPage() {
   const me = data?.me ?? null;
   const setup = data?.setup ?? null;
   const log = data?.log ?? null;
+  const timeZone = teamTimeZone(me, teamId);
 
   return (
     <ViewPage me={me} teamId={teamId} title="Lead webhook" error={error} property={data?.property}>
@@ -73,7 +78,19 @@ export function WebhookSetupPage() {
         <Loading failed={error !== null} />
       ) : (
         <>
-          <StatusLine status={setup.status} meaning={STATUS_MEANING[setup.status]} testId="webhook-status" />
+          <StatusLine
+            status={setup.status}
+            meaning={
+              setup.latestRefusal
+                ? 'Verified: a lead was accepted and stored within the last 24 hours.'
+                : STATUS_MEANING[setup.status]
+            }
+            testId="webhook-status"
+          />
+          <RefusalWarning refusal={setup.latestRefusal} what="lead" timeZone={timeZone} testId="webhook-warning" />
+          {data?.property && (
+            <PlanWarning property={data.property} channel="webhook" manages={canManage(me, teamId)} teamId={teamId} />
+          )}
           <dl>
             <dt>URL</dt>
             <dd>
@@ -116,12 +133,12 @@ export function WebhookSetupPage() {
               <tbody>
                 {log.entries.map((e) => (
                   <tr key={`${e.at}-${e.eventId ?? ''}-${e.statusCode}`}>
-                    <td>{new Date(e.at).toLocaleString()}</td>
+                    <td>{formatWhen(e.at, timeZone)}</td>
                     <td>
                       {e.statusCode} {e.outcome}
                     </td>
                     <td>{e.reason ? `${e.reason}: ${e.fix ?? ''}` : ''}</td>
-                    <td>{e.requestBody ? <pre>{e.requestBody}</pre> : ''}</td>
+                    <td>{e.requestBody ? <LeadBody body={e.requestBody} /> : ''}</td>
                   </tr>
                 ))}
               </tbody>

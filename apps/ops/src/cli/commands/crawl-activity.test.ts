@@ -31,7 +31,14 @@ describe('ops crawl status and log', () => {
     expect(await status()).toBe('not_verified');
     await attempt(property.id, 202);
     expect(await status()).toBe('connected');
+    // A refusal after a batch accepted within 24 hours leaves it Connected; once that batch is
+    // older, every recent attempt was turned away.
     await attempt(property.id, 401);
+    expect(await status()).toBe('connected');
+    await db.deliveryLogEntry.updateMany({
+      where: { propertyId: property.id, statusCode: 202 },
+      data: { createdAt: new Date(Date.now() - 25 * 3600 * 1000) },
+    });
     expect(await status()).toBe('rejecting');
     await ops('crawl', 'disconnect', '--property', property.id);
     expect(await status()).toBe('disconnected');
@@ -137,8 +144,24 @@ describe('ops crawl activity', () => {
       { date: today.toISOString().slice(0, 10), hits: 10, verified: 5, unverified: 2, unverifiable: 3 },
     ]);
     expect(json.crawlers).toEqual([
-      { crawler: 'GPTBot', operator: 'openai', category: 'ai-training', countedAsAi: true, hits: 7, verified: 5 },
-      { crawler: 'ClaudeBot', operator: 'anthropic', category: 'ai-training', countedAsAi: true, hits: 3, verified: 0 },
+      {
+        crawler: 'GPTBot',
+        operator: 'openai',
+        operatorName: 'OpenAI',
+        category: 'ai-training',
+        countedAsAi: true,
+        hits: 7,
+        verified: 5,
+      },
+      {
+        crawler: 'ClaudeBot',
+        operator: 'anthropic',
+        operatorName: 'Anthropic',
+        category: 'ai-training',
+        countedAsAi: true,
+        hits: 3,
+        verified: 0,
+      },
     ]);
     expect(json.categories).toEqual([{ category: 'ai-training', countedAsAi: true, hits: 10, verified: 5 }]);
     expect(json.topPages.map((p: { path: string; hits: number }) => [p.path, p.hits])).toEqual([

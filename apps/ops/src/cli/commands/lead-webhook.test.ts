@@ -56,6 +56,7 @@ describe('ops webhook status', () => {
     expect(await status()).toEqual({
       propertyId: property.id,
       status: 'not_verified',
+      latestRefusal: null,
       lastAttemptAt: null,
       lastAcceptedAt: null,
     });
