@@ -35,6 +35,8 @@ const shortDay = (day: string) =>
 interface SeriesChartProps {
   data: Record<string, number | string>[];
   keys: string[];
+  /** A key's name in the legend and tooltip (a platform's product name); the key itself by default. */
+  names?: (key: string) => string;
   summary: string;
   testId: string;
 }
@@ -60,7 +62,7 @@ export function StackedDailyBars({ data, keys, summary, testId }: SeriesChartPro
 }
 
 /** A rate (0–1) per day, one line per key, shown as a percentage. */
-export function DailyRateLines({ data, keys, summary, testId }: SeriesChartProps) {
+export function DailyRateLines({ data, keys, names, summary, testId }: SeriesChartProps) {
   return (
     <figure className="chart" role="img" aria-label={summary} data-testid={testId}>
       <ResponsiveContainer width="100%" height={240}>
@@ -77,6 +79,7 @@ export function DailyRateLines({ data, keys, summary, testId }: SeriesChartProps
             <Line
               key={key}
               dataKey={key}
+              name={names ? names(key) : key}
               stroke={colorOf(key, i)}
               strokeWidth={2}
               dot={false}
