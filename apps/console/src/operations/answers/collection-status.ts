@@ -1,5 +1,5 @@
 import { type ConsoleAnswer, platformName } from '@vt/contracts/console';
-import { formatUtcDay, type PrismaClient, type Property } from '@vt/db';
+import { type AnswerCollectionRun, formatUtcDay, type PrismaClient, type Property } from '@vt/db';
 import type { CollectNow } from '../../collection/collect-now.ts';
 
 type CollectionStatus = ConsoleAnswer<'getCollection'>;
@@ -28,11 +28,13 @@ export async function collectionStatus(
 ): Promise<CollectionStatus & { nothingToAsk: string | null }> {
   const [platforms, runs, availableAt, nothing] = await Promise.all([
     db.answerPlatformStatus.findMany(),
-    db.answerCollectionRun.findMany({
-      where: { propertyId: property.id },
-      orderBy: [{ platform: 'asc' }, { startedAt: 'desc' }],
-      distinct: ['platform'],
-    }),
+    // The latest run per platform, from the (property, platform, started_at DESC) index: Prisma's
+    // `distinct` would read every run of the property and pick in memory.
+    db.$queryRaw<Omit<AnswerCollectionRun, 'propertyId'>[]>`
+      SELECT DISTINCT ON (platform) id, platform, day, trigger, started_at AS "startedAt",
+        finished_at AS "finishedAt", questions, stored, skipped, failed, retries, last_error AS "lastError"
+      FROM answer_collection_runs WHERE property_id = ${property.id}::uuid
+      ORDER BY platform, started_at DESC`,
     collectNow.availableAt(property.id),
     nothingToAsk(db, property),
   ]);
