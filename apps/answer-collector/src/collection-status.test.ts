@@ -3,7 +3,7 @@ import { formatUtcDay, utcDay } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { isolatedQueuePrefix, scratchDatabase, testEnv, uniqueSlug } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextDailyRun } from './jobs/collection-status.ts';
+import { countQuestionEnd, failedAttemptEnd, nextDailyRun } from './jobs/collection-status.ts';
 import { geminiClient } from './platforms/gemini.ts';
 import { openAiClient } from './platforms/openai.ts';
 import { startAnswerCollector } from './start.ts';
@@ -78,6 +78,32 @@ describe('collection status', () => {
     expect(nextDailyRun('06:30', new Date('2026-03-01T05:00:00Z')).toISOString()).toBe('2026-03-01T06:30:00.000Z');
     expect(nextDailyRun('06:30', new Date('2026-03-01T06:30:00Z')).toISOString()).toBe('2026-03-02T06:30:00.000Z');
     expect(nextDailyRun('00:00', new Date('2026-12-31T23:59:00Z')).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+  });
+
+  it('a retryable failure is retried until the last attempt, which gives the question up; a refusal gives up at once', () => {
+    expect(failedAttemptEnd(true, { made: 0, of: 6 })).toBe('retrying');
+    expect(failedAttemptEnd(true, { made: 4, of: 6 })).toBe('retrying');
+    expect(failedAttemptEnd(true, { made: 5, of: 6 })).toBe('failed');
+    expect(failedAttemptEnd(false, { made: 0, of: 6 })).toBe('failed');
+  });
+
+  it('a run finishes once every question is stored, skipped or given up, never on a retry', async () => {
+    const property = await propertyWithPrompts(0);
+    const run = await scratch.db.answerCollectionRun.create({
+      data: { propertyId: property.id, platform: 'claude', day: new Date(today), trigger: 'daily', questions: 3 },
+    });
+    const read = () => scratch.db.answerCollectionRun.findUniqueOrThrow({ where: { id: run.id } });
+    await countQuestionEnd(scratch.db, run.id, 'stored');
+    await countQuestionEnd(scratch.db, run.id, 'retrying', 'HTTP 503');
+    await countQuestionEnd(scratch.db, run.id, 'skipped');
+    expect(await read()).toMatchObject({ stored: 1, skipped: 1, retries: 1, failed: 0, finishedAt: null });
+    await Promise.all([
+      countQuestionEnd(scratch.db, run.id, 'retrying', 'HTTP 503'),
+      countQuestionEnd(scratch.db, run.id, 'failed', 'HTTP 503'),
+    ]);
+    const done = await read();
+    expect(done).toMatchObject({ stored: 1, skipped: 1, retries: 2, failed: 1, lastError: 'HTTP 503' });
+    expect(done.finishedAt).not.toBeNull();
   });
 
   it('publishes which platforms collect, why the others do not, and the next run, never a key', async () => {

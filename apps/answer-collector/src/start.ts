@@ -12,7 +12,7 @@ import {
 import { jobWorker, type QueueJobWorker, startQueueWorker } from '@vt/service-runtime';
 import { Counter, Gauge } from 'prom-client';
 import { collectAnswer } from './jobs/collect-answer.ts';
-import { countQuestionEnd, openRuns, publishPlatformStatus } from './jobs/collection-status.ts';
+import { countQuestionEnd, failedAttemptEnd, openRuns, publishPlatformStatus } from './jobs/collection-status.ts';
 import { rejudgeProperty } from './jobs/rejudge-property.ts';
 import { questionJobId, questionsOfDay } from './jobs/schedule-day.ts';
 import { type PlatformClient, PlatformError, platformClients } from './platforms/index.ts';
@@ -146,9 +146,7 @@ export async function startAnswerCollector(
             } catch (err) {
               const retryable = !(err instanceof PlatformError) || err.retryable;
               answered.inc({ platform: client.platform, outcome: retryable ? 'retrying' : 'failed' });
-              // The run's last attempt, or a refusal that would only repeat, ends the question.
-              const final = !retryable || attempt.made + 1 >= attempt.of;
-              await countQuestionEnd(db, data.runId, final ? 'failed' : 'retrying', failureOf(err));
+              await countQuestionEnd(db, data.runId, failedAttemptEnd(retryable, attempt), failureOf(err));
               // A refusal that would only repeat (a bad key, a bad request) is not retried.
               if (err instanceof PlatformError && !err.retryable) throw new UnrecoverableError(err.message);
               throw err;

@@ -1,6 +1,7 @@
 import type { AiPlatformId } from '@vt/attribution';
 import { type PrismaClient, parseUtcDay } from '@vt/db';
 import type { CollectAnswerJobData } from '@vt/queue';
+import type { JobAttempt } from '@vt/service-runtime';
 
 // What the collector publishes for the console (another process) to show: which platforms it
 // collects from and when the daily run is next (answer_platform_status), and what each run did
@@ -71,6 +72,10 @@ export async function openRuns(
 }
 
 export type QuestionEnd = 'stored' | 'skipped' | 'failed' | 'retrying';
+
+/** A failed attempt ends its question (failed) when it was the last, or would only fail again; else it is retried. */
+export const failedAttemptEnd = (retryable: boolean, attempt: JobAttempt): 'failed' | 'retrying' =>
+  !retryable || attempt.made + 1 >= attempt.of ? 'failed' : 'retrying';
 
 /**
  * Counts how one question's attempt ended in its run; the run is finished once every question is
