@@ -169,11 +169,17 @@ describe('answer collection in the console', () => {
     await ui.shot(page, 'answers-collected');
     await page.close();
 
-    // A member reads the same status and cannot start a collection.
-    const asMember = await ui.signIn(member);
+    // A member reads the same status and cannot start a collection; on a phone, the section fits.
+    const asMember = await ui.signIn(member, { width: 390, height: 844 });
     await asMember.goto(`${ui.base}/t/${teamId}/p/${id}/answers`);
     await asMember.getByTestId('collection-runs').waitFor();
     expect(await asMember.getByRole('button', { name: 'Collect answers now' }).count()).toBe(0);
+    const section = await asMember
+      .getByTestId('collection')
+      .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right }));
+    expect(section.scroll).toBeLessThanOrEqual(section.client);
+    expect(section.right).toBeLessThanOrEqual(390);
+    await ui.shot(asMember, 'answers-collected-phone');
     await asMember.goto(`${ui.base}/t/${teamId}/p/${id}/settings`);
     await asMember.getByTestId('prompts-schedule').waitFor();
     expect(await asMember.getByTestId('prompts-schedule').textContent()).toMatch(
