@@ -1,10 +1,18 @@
 import type { AnswerCollectorConfig } from '@vt/config';
 import { formatUtcDay, utcDay } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { answerScheduleJob, collectAnswerJob, rejudgePropertyJob, UnrecoverableError } from '@vt/queue';
+import {
+  answerScheduleJob,
+  type CollectAnswerJobData,
+  collectAnswerJob,
+  type Queue,
+  rejudgePropertyJob,
+  UnrecoverableError,
+} from '@vt/queue';
 import { jobWorker, type QueueJobWorker, startQueueWorker } from '@vt/service-runtime';
 import { Counter, Gauge } from 'prom-client';
 import { collectAnswer } from './jobs/collect-answer.ts';
+import { countQuestionEnd, failedAttemptEnd, openRuns, publishPlatformStatus } from './jobs/collection-status.ts';
 import { rejudgeProperty } from './jobs/rejudge-property.ts';
 import { questionJobId, questionsOfDay } from './jobs/schedule-day.ts';
 import { type PlatformClient, PlatformError, platformClients } from './platforms/index.ts';
@@ -14,6 +22,35 @@ const dailyPattern = (hhmm: string) => {
   const [hours, minutes] = hhmm.split(':').map(Number);
   return `${minutes} ${hours} * * *`;
 };
+
+/**
+ * The questions to enqueue: one whose job still waits or runs is left to it (its run counts it);
+ * one whose job ended (failed, or skipped while the prompt was paused) is enqueued afresh, its old
+ * job removed, since BullMQ keeps ended jobs under their id for a while and would ignore the add.
+ * Asking twice stays impossible: a stored answer ends a job before the platform is asked.
+ */
+async function withoutPendingJobs(
+  questions: readonly CollectAnswerJobData[],
+  queueOf: (q: CollectAnswerJobData) => Queue,
+): Promise<CollectAnswerJobData[]> {
+  const kept: CollectAnswerJobData[] = [];
+  for (const question of questions) {
+    const job = await queueOf(question).getJob(questionJobId(question));
+    if (job) {
+      const state = await job.getState();
+      if (state !== 'completed' && state !== 'failed') continue;
+      await job.remove();
+    }
+    kept.push(question);
+  }
+  return kept;
+}
+
+/** What a run keeps of a failure: the platform's status, never its body or the request. */
+function failureOf(err: unknown): string {
+  if (err instanceof PlatformError) return err.status ? `HTTP ${err.status}` : 'no answer (network or timeout)';
+  return 'internal error';
+}
 
 export interface AnswerCollectorOptions {
   /** Platform clients instead of those the config's keys make (tests point them at local servers). */
@@ -35,7 +72,12 @@ export async function startAnswerCollector(
   options: AnswerCollectorOptions = {},
 ) {
   const now = options.now ?? (() => new Date());
-  const found = options.clients ? { clients: options.clients, skipped: [] } : platformClients(config);
+  const fromConfig = platformClients(config);
+  // Given clients stand in for the config's; the platforms they leave out are skipped as the config says.
+  const given = options.clients;
+  const found = given
+    ? { clients: given, skipped: fromConfig.skipped.filter((s) => !given.some((c) => c.platform === s.platform)) }
+    : fromConfig;
   const service = await startQueueWorker({
     name: 'answer-collector',
     config,
@@ -61,27 +103,32 @@ export async function startAnswerCollector(
         logger.warn({ platform, reason }, 'platform skipped: its answers are not collected');
       }
 
-      // The day's questions.
+      // The day's questions (of one property, for a collection started from the console), each
+      // run counted per property and platform for the console to tell.
       const schedule = jobWorker({
         contract: answerScheduleJob,
         concurrency: 1,
-        handle: async ({ day }) => {
+        handle: async ({ day, propertyId }) => {
           const of = day ?? formatUtcDay(utcDay(now()));
           const questions = await questionsOfDay(
             db,
             found.clients.map((c) => c.platform),
             of,
+            propertyId,
           );
-          for (const question of questions) {
+          const toAsk = await withoutPendingJobs(questions, (q) => queue(collectAnswerJob(q.platform)));
+          const withRuns = await openRuns(db, toAsk, propertyId ? 'manual' : 'daily', now());
+          for (const question of withRuns) {
             const contract = collectAnswerJob(question.platform);
             await queue(contract).add(contract.name, contract.schema.parse(question), {
               jobId: questionJobId(question),
             });
           }
-          logger.info({ day: of, questions: questions.length }, 'questions of the day enqueued');
+          await publishPlatformStatus(db, found, config.COLLECT_AT_UTC, now());
+          logger.info({ day: of, propertyId, questions: withRuns.length }, 'questions of the day enqueued');
           return { applied: true };
         },
-        jobFields: (data) => ({ day: data.day }),
+        jobFields: (data) => ({ day: data.day, propertyId: data.propertyId }),
         claimsProcessedJobs: false,
       });
 
@@ -90,16 +137,16 @@ export async function startAnswerCollector(
         jobWorker({
           contract: collectAnswerJob(client.platform),
           concurrency: config.COLLECT_CONCURRENCY_PER_PLATFORM,
-          handle: async (data) => {
+          handle: async (data, attempt) => {
             try {
               const outcome = await collectAnswer(db, client, data, now);
               answered.inc({ platform: client.platform, outcome: outcome.applied ? 'collected' : outcome.reason });
+              await countQuestionEnd(db, data.runId, outcome.applied ? 'stored' : 'skipped');
               return outcome;
             } catch (err) {
-              answered.inc({
-                platform: client.platform,
-                outcome: err instanceof PlatformError && err.retryable ? 'retrying' : 'failed',
-              });
+              const retryable = !(err instanceof PlatformError) || err.retryable;
+              answered.inc({ platform: client.platform, outcome: retryable ? 'retrying' : 'failed' });
+              await countQuestionEnd(db, data.runId, failedAttemptEnd(retryable, attempt), failureOf(err));
               // A refusal that would only repeat (a bad key, a bad request) is not retried.
               if (err instanceof PlatformError && !err.retryable) throw new UnrecoverableError(err.message);
               throw err;
@@ -123,6 +170,7 @@ export async function startAnswerCollector(
         claimsProcessedJobs: false,
       });
 
+      await publishPlatformStatus(db, found, config.COLLECT_AT_UTC, now());
       await queue(answerScheduleJob).upsertJobScheduler(
         'daily-collection',
         { pattern: dailyPattern(config.COLLECT_AT_UTC), tz: 'UTC' },
@@ -138,7 +186,10 @@ export async function startAnswerCollector(
   return {
     port: service.port,
     /** Enqueues the questions of `day` now (what the daily scheduler does at COLLECT_AT_UTC). */
-    collectDay: (day?: string) => service.queue(answerScheduleJob).add(answerScheduleJob.name, day ? { day } : {}),
+    collectDay: (day?: string, propertyId?: string) =>
+      service
+        .queue(answerScheduleJob)
+        .add(answerScheduleJob.name, { ...(day ? { day } : {}), ...(propertyId ? { propertyId } : {}) }),
     close: service.close,
   };
 }

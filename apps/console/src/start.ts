@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConsoleConfig } from '@vt/config';
 import type { Logger } from '@vt/logger';
-import { createQueue, enqueue, type Queue, rejudgePropertyJob } from '@vt/queue';
+import { answerScheduleJob, createQueue, enqueue, type Queue, rejudgePropertyJob } from '@vt/queue';
 import { startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
+import { createCollectNow } from './collection/collect-now.ts';
 import { consoleOperations } from './operations/index.ts';
 
 /** Where `pnpm --filter @vt/console build:web` puts the web UI. */
@@ -30,11 +31,13 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
     build: async ({ db, redis, registry, readinessChecks, isClosing }) => {
       const now = () => new Date();
       const rejudgeQueue = createQueue(rejudgePropertyJob, redis, config.QUEUE_PREFIX);
+      const scheduleQueue = createQueue(answerScheduleJob, redis, config.QUEUE_PREFIX);
       const operations = consoleOperations({
         db,
         now,
         sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
         requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
+        collectNow: createCollectNow({ redis, keyPrefix: config.QUEUE_PREFIX, queue: scheduleQueue, now }),
         connection: {
           publicIngestUrl: config.PUBLIC_INGEST_URL,
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
@@ -49,7 +52,10 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
         }),
       });
       return {
-        close: () => rejudgeQueue.close(),
+        close: async () => {
+          await rejudgeQueue.close();
+          await scheduleQueue.close();
+        },
         app: buildConsoleApp({
           db,
           operations,

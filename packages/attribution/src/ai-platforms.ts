@@ -15,3 +15,8 @@ export const AI_PLATFORMS = [
 export type AiPlatform = (typeof AI_PLATFORMS)[number];
 export type AiPlatformId = AiPlatform['id'];
 export const AI_PLATFORM_IDS = AI_PLATFORMS.map((p) => p.id) as [AiPlatformId, ...AiPlatformId[]];
+
+const PLATFORM_NAMES: Readonly<Record<string, string>> = Object.fromEntries(AI_PLATFORMS.map((p) => [p.id, p.name]));
+
+/** An AI platform id (chatgpt, claude…) as the platform spells itself; an unknown id unchanged. */
+export const aiPlatformName = (platform: string): string => PLATFORM_NAMES[platform] ?? platform;

@@ -13,7 +13,7 @@ export {
   isAiCategory,
   operatorRangeSources,
 } from './agent-catalogue.ts';
-export { AI_PLATFORM_IDS, AI_PLATFORMS, type AiPlatform, type AiPlatformId } from './ai-platforms.ts';
+export { AI_PLATFORM_IDS, AI_PLATFORMS, type AiPlatform, type AiPlatformId, aiPlatformName } from './ai-platforms.ts';
 export {
   type AddedAgent,
   type CatalogueSources,
@@ -36,7 +36,7 @@ export {
 } from './ip-ranges.ts';
 export { AI_CRAWLER_UA_MARKERS, type AiCrawlerMatch, BUNDLED_AGENT_MATCHER, matchAiCrawler } from './match-crawler.ts';
 export { hostOfReferrer, platformForHost } from './match-platform.ts';
-export { aiPlatformName, CRAWLER_OPERATOR_NAMES, crawlerOperatorName } from './operator-names.ts';
+export { CRAWLER_OPERATOR_NAMES, crawlerOperatorName } from './operator-names.ts';
 export {
   type DirectoryKey,
   jwkThumbprint,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUNDLED_AGENT_CATALOGUE } from './agent-catalogue.ts';
-import { aiPlatformName, crawlerOperatorName } from './operator-names.ts';
+import { aiPlatformName } from './ai-platforms.ts';
+import { crawlerOperatorName } from './operator-names.ts';
 
 describe('crawler operator and AI platform names', () => {
   it('spell the operators as they do, never as the lower-case ids', () => {

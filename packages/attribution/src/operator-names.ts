@@ -1,5 +1,4 @@
 import type { AgentCatalogue } from './agent-catalogue.ts';
-import { AI_PLATFORMS } from './ai-platforms.ts';
 
 /**
  * Crawler operators as people write them: the catalogue keys each operator by a lower-case word
@@ -63,8 +62,3 @@ export function crawlerOperatorName(operator: string, catalogue?: AgentCatalogue
     (operator ? operator[0]?.toUpperCase() + operator.slice(1) : operator)
   );
 }
-
-const PLATFORM_NAMES: Readonly<Record<string, string>> = Object.fromEntries(AI_PLATFORMS.map((p) => [p.id, p.name]));
-
-/** An AI platform id (chatgpt, claude…) as the platform spells itself; an unknown id unchanged. */
-export const aiPlatformName = (platform: string): string => PLATFORM_NAMES[platform] ?? platform;

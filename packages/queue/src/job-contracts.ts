@@ -103,11 +103,14 @@ export const leadJob = {
 export type CrawlBatchJobData = z.infer<typeof crawlBatchJob.schema>;
 export type LeadJobData = z.infer<typeof leadJob.schema>;
 
-/** Once a UTC day (a job scheduler), and on demand: enqueue every question of `day` (default: today). */
+/**
+ * Once a UTC day (a job scheduler), and on demand: enqueue every question of `day` (default:
+ * today); with `propertyId`, that property's only (a collection started from the console).
+ */
 export const answerScheduleJob = {
   queue: QUEUE_NAMES.answerSchedule,
   name: 'collect-day',
-  schema: z.strictObject({ day: z.iso.date().optional() }),
+  schema: z.strictObject({ day: z.iso.date().optional(), propertyId: uuid.optional() }),
   options: { ...DEFAULT_JOB_OPTIONS, attempts: 3 },
 } as const satisfies JobContract;
 
@@ -116,6 +119,8 @@ const collectAnswerSchema = z.strictObject({
   promptId: uuid,
   platform: z.string().min(1).max(32),
   day: z.iso.date(),
+  /** The run the question belongs to (answer_collection_runs), counted as it ends; absent in older jobs. */
+  runId: uuid.optional(),
 });
 
 /**

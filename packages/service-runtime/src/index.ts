@@ -12,7 +12,7 @@ export {
   startHttpService,
 } from './http-service.ts';
 export { createJobMetrics, type JobMetrics, watchQueueDepth } from './job-metrics.ts';
-export { type JobOutcome, type JobWorkerSpec, jobWorker, type QueueJobWorker } from './job-worker.ts';
+export { type JobAttempt, type JobOutcome, type JobWorkerSpec, jobWorker, type QueueJobWorker } from './job-worker.ts';
 export type { Service } from './lifecycle.ts';
 export { createMetricsRegistry } from './metrics.ts';
 export {

@@ -10,6 +10,14 @@ import type { JobMetrics } from './job-metrics.ts';
  */
 export type JobOutcome<Reason extends string = string> = { applied: true } | { applied: false; reason: Reason };
 
+/** Which attempt at its job a processor runs: a failure of the last one is final. */
+export interface JobAttempt {
+  /** Attempts made before this one. */
+  made: number;
+  /** Attempts the job has in all. */
+  of: number;
+}
+
 /** One queue a worker process works. */
 export interface JobWorkerSpec<S extends z.ZodType = z.ZodType> {
   contract: JobContract<S>;
@@ -19,7 +27,7 @@ export interface JobWorkerSpec<S extends z.ZodType = z.ZodType> {
    * The job's processor: applies one parsed payload (a plain function of the payload, testable
    * without Redis). A throw fails the attempt, and BullMQ retries it with the contract's backoff.
    */
-  handle: (data: z.output<S>) => Promise<JobOutcome>;
+  handle: (data: z.output<S>, attempt: JobAttempt) => Promise<JobOutcome>;
   /** What a job's log lines say about it: ids and counts only, never the payload's contents. */
   jobFields: (data: z.output<S>) => Record<string, unknown>;
   /**
@@ -71,7 +79,7 @@ function createObservedJobWorker<S extends z.ZodType>(spec: JobWorkerSpec<S>, de
     concurrency: spec.concurrency,
     lockMs: deps.lockMs,
     handle: async (data, job) => {
-      const outcome = await spec.handle(data);
+      const outcome = await spec.handle(data, { made: job.attemptsMade, of: job.opts.attempts ?? 1 });
       const fields = { jobId: job.id, ...jobFields(data) };
       if (outcome.applied) logger.debug(fields, `${contract.name} job applied`);
       else {

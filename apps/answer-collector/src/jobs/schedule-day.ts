@@ -2,14 +2,15 @@ import { type PrismaClient, parseUtcDay } from '@vt/db';
 import type { CollectAnswerJobData } from '@vt/queue';
 
 /**
- * The questions of one UTC day: every active prompt of every property on an active paid plan, on
- * every enabled platform, less those already answered that day (a re-run of the schedule, or a
- * restart, enqueues only what is missing).
+ * The questions of one UTC day: every active prompt of every property on an active paid plan (or
+ * of `propertyId` only), on every enabled platform, less those already answered that day (a
+ * re-run of the schedule, or a restart, enqueues only what is missing).
  */
 export async function questionsOfDay(
   db: PrismaClient,
   platforms: readonly string[],
   day: string,
+  propertyId?: string,
 ): Promise<CollectAnswerJobData[]> {
   if (!platforms.length) return [];
   const date = parseUtcDay(day) as Date;
@@ -19,6 +20,7 @@ export async function questionsOfDay(
     JOIN properties pr ON pr.id = p.property_id
     CROSS JOIN unnest(${[...platforms]}::text[]) AS m(platform)
     WHERE p.active AND pr.plan <> 'free' AND pr.subscription_status = 'active'
+      AND (${propertyId ?? null}::uuid IS NULL OR p.property_id = ${propertyId ?? null}::uuid)
       AND NOT EXISTS (
         SELECT 1 FROM responses r
         WHERE r.property_id = p.property_id AND r.prompt_id = p.id AND r.model = m.platform AND r.day = ${date}::date)

@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@vt/db';
 import type { ConnectionSettings } from '@vt/properties';
 import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
+import type { CollectNow } from '../collection/collect-now.ts';
 
 /** What the console's handlers work with. */
 export interface HandlerDeps {
@@ -11,4 +12,6 @@ export interface HandlerDeps {
   now: () => Date;
   /** Queues a re-judging of the property's stored answers (its brand terms or competitors changed). */
   requestRejudge: (propertyId: string) => Promise<void>;
+  /** Starts a property's answer collection now, once per property per hour. */
+  collectNow: CollectNow;
 }

@@ -6,10 +6,12 @@ import { signInHandler } from './account/sign-in.ts';
 import { signOutHandler } from './account/sign-out.ts';
 import { signUpHandler } from './account/sign-up.ts';
 import { getActivityHandler } from './activity/get-activity.ts';
+import { getCollectionHandler } from './answers/get-collection.ts';
 import { getShareOfVoiceHandler } from './answers/get-share-of-voice.ts';
 import { getVisibilityOverTimeHandler } from './answers/get-visibility-over-time.ts';
 import { listPropertyResponsesHandler } from './answers/list-property-responses.ts';
 import { listPropertyTasksHandler } from './answers/list-property-tasks.ts';
+import { startCollectionHandler } from './answers/start-collection.ts';
 import { createApiKeyHandler } from './api-keys/create-api-key.ts';
 import { listApiKeysHandler } from './api-keys/list-api-keys.ts';
 import { revokeApiKeyHandler } from './api-keys/revoke-api-key.ts';
@@ -85,6 +87,8 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   getVisibilityOverTime: getVisibilityOverTimeHandler,
   listPropertyResponses: listPropertyResponsesHandler,
   getShareOfVoice: getShareOfVoiceHandler,
+  getCollection: getCollectionHandler,
+  startCollection: startCollectionHandler,
   listPropertyTasks: listPropertyTasksHandler,
   listApiKeys: listApiKeysHandler,
   createApiKey: createApiKeyHandler,

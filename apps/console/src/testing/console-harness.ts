@@ -2,13 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import type { ConnectionSettings } from '@vt/properties';
-import { createQueue, rejudgePropertyJob } from '@vt/queue';
+import { answerScheduleJob, createQueue, rejudgePropertyJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
 import request from 'supertest';
 import { buildConsoleApp, type ConsoleAppDeps } from '../app.ts';
 import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.ts';
+import { createCollectNow } from '../collection/collect-now.ts';
 import { consoleOperations } from '../operations/index.ts';
 import { requestRejudge } from '../start.ts';
 
@@ -52,6 +53,9 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
   const prefix = options.prefix ?? isolatedQueuePrefix();
   // The queue re-judging jobs go to, on this harness's own prefix (no collector consumes it here).
   const rejudgeQueue = createQueue(rejudgePropertyJob, redis, prefix);
+  // The collector's schedule queue: a collection started here is picked up by a collector started
+  // on the same prefix (none by default).
+  const scheduleQueue = createQueue(answerScheduleJob, redis, prefix);
   let now = options.now;
   const clock = () => now ?? new Date();
   const appDeps: ConsoleAppDeps = {
@@ -69,6 +73,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
       now: clock,
       sessionTtlMs: options.sessionTtlMs ?? 3_600_000,
       requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
+      collectNow: createCollectNow({ redis, keyPrefix: prefix, queue: scheduleQueue, now: clock }),
       connection: {
         publicIngestUrl: 'https://ingest.example.test',
         crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
@@ -140,6 +145,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     redis,
     prefix,
     rejudgeQueue,
+    scheduleQueue,
     as,
     signUp,
     teamOf,
@@ -148,6 +154,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     },
     close: async () => {
       await rejudgeQueue.close();
+      await scheduleQueue.close();
       await closeRedisConnection(redis);
     },
   };

@@ -635,6 +635,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/properties/{id}/collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which AI platforms collect answers, when the next run is, and what the last one did
+         * @description What the answer collector last reported (the platforms it has a key for, never the key) and the property’s latest run on each platform.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["getCollection"];
+        put?: never;
+        /**
+         * Ask the property’s active prompts on every configured platform now
+         * @description Once per property per hour (429 RATE_LIMIT_EXCEEDED with Retry-After over it). Questions already answered today are not asked again. 503 NOT_CONFIGURED when no platform key is set; 409 NOTHING_TO_COLLECT for a Free plan, an inactive subscription or no active prompt.
+         *
+         *     Owners and admins of the current team.
+         */
+        post: operations["startCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/properties/{id}/tasks": {
         parameters: {
             query?: never;
@@ -708,7 +736,7 @@ export interface components {
         ConsoleError: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
+                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "NOTHING_TO_COLLECT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
                 message: string;
                 /** @description On a 400 about the input: each field that failed, by path. */
                 details?: {
@@ -1210,14 +1238,13 @@ export interface components {
             averageSentiment: number | null;
         };
         PropertyResponses: {
-            data: components["schemas"]["Response"][];
+            data: components["schemas"]["ConsoleAnswer"][];
             /** @description Every match, not just this page. */
             total: number;
             limit: number;
             offset: number;
         };
-        /** @description One collected AI answer with the mention verdict for one property. */
-        Response: {
+        ConsoleAnswer: {
             /** Format: uuid */
             id: string;
             /**
@@ -1254,6 +1281,10 @@ export interface components {
                 id: string;
                 name: string;
             };
+            /** @description The brand’s place among the brands the answer names: 1 + the tracked competitors first named before it. Null when not mentioned. */
+            rank: number | null;
+            /** @description Brands the answer names: the brand if mentioned, and each tracked competitor it names. */
+            brandsNamed: number;
         };
         ShareOfVoice: {
             /** Format: uuid */
@@ -1282,6 +1313,75 @@ export interface components {
                 shareOfVoice: number;
             };
         };
+        CollectionStatus: {
+            /** @description Whether the answer collector has ever reported; false when it has not run against this database. */
+            reported: boolean;
+            /** @description The daily run’s time, HH:MM UTC. */
+            collectAtUtc: string | null;
+            /**
+             * Format: date-time
+             * @description When the daily run is next, as the collector last reported; in the past when it stopped reporting.
+             */
+            nextRunAt: string | null;
+            /** Format: date-time */
+            reportedAt: string | null;
+            platforms: components["schemas"]["CollectionPlatform"][];
+            /** @description At most 1 per property per hour. */
+            collectNow: {
+                /** @description Whether an owner or admin can start a collection now. */
+                allowed: boolean;
+                /** @description Why not, in plain words; null when allowed. */
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the next collection may start, if one was started within the hour.
+                 */
+                availableAt: string | null;
+            };
+        };
+        CollectionPlatform: {
+            /** @description The platform id (chatgpt, …), the value of the answers’ model filter. */
+            platform: string;
+            /** @description Its product name (ChatGPT, …). */
+            name: string;
+            /** @description Whether the collector has a key for it and asks it. */
+            configured: boolean;
+            /** @description Why it is not asked (the variable to set); null when it is. */
+            reason: string | null;
+            lastRun: components["schemas"]["CollectionRun"];
+        };
+        /** @description The property’s most recent run on it; null before one. */
+        CollectionRun: {
+            /**
+             * @description daily: the schedule; manual: started from the console.
+             * @enum {string}
+             */
+            trigger: "daily" | "manual";
+            /**
+             * Format: date
+             * @description The UTC day the questions were asked for.
+             */
+            day: string;
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @description Null while questions are still being asked or retried.
+             */
+            finishedAt: string | null;
+            /** @description Questions (active prompts) the run asked this platform. */
+            questions: number;
+            /** @description Answers collected and stored. */
+            stored: number;
+            /** @description Questions skipped: already answered that day, or paused since. */
+            skipped: number;
+            /** @description Questions given up on after their last attempt. */
+            failed: number;
+            /** @description Failed attempts that were tried again. */
+            retries: number;
+            /** @description The last failure, as the platform’s HTTP status. */
+            lastError: string | null;
+        } | null;
         PropertyTasks: {
             data: components["schemas"]["Task"][];
             /** @description Every match, not just this page. */
@@ -4307,6 +4407,186 @@ export interface operations {
             };
             /** @description INTERNAL_ERROR */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    getCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionStatus"];
+                };
+            };
+            /** @description TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    startCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionStatus"];
+                };
+            };
+            /** @description TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOTHING_TO_COLLECT */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_CONFIGURED */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -88,6 +88,10 @@ export const consoleApi = {
     answer(client.GET('/api/properties/{id}/responses', { ...team(teamId), params: { path: { id }, query } })),
   getShareOfVoice: (teamId: string, id: string, query: ConsoleQuery<'getShareOfVoice'>) =>
     answer(client.GET('/api/properties/{id}/share-of-voice', { ...team(teamId), params: { path: { id }, query } })),
+  getCollection: (teamId: string, id: string) =>
+    answer(client.GET('/api/properties/{id}/collection', property(teamId, id))),
+  startCollection: (teamId: string, id: string) =>
+    answer(client.POST('/api/properties/{id}/collection', property(teamId, id))),
   listPropertyTasks: (teamId: string, id: string, query: ConsoleQuery<'listPropertyTasks'>) =>
     answer(client.GET('/api/properties/{id}/tasks', { ...team(teamId), params: { path: { id }, query } })),
 

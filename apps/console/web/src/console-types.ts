@@ -39,6 +39,7 @@ export type PropertyResponses = Schemas['PropertyResponses'];
 export type AnswerRow = PropertyResponses['data'][number];
 export type ShareOfVoice = Schemas['ShareOfVoice'];
 export type PropertyTasks = Schemas['PropertyTasks'];
+export type CollectionStatus = Schemas['CollectionStatus'];
 export type ApiKeys = Schemas['ApiKeys'];
 export type ApiKey = ApiKeys['keys'][number];
 export type CreatedApiKey = Schemas['CreatedApiKey'];

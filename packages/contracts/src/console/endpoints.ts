@@ -2,6 +2,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { errorResponseConfig } from '@vt/http-operations';
 import { z } from 'zod';
 import { requestIdParameter, requestIdResponseHeaders } from '../request-id.ts';
+import { collectionStatusSchema } from './collection.ts';
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
 import {
   activityQuery,
@@ -452,6 +453,30 @@ export const consoleEndpoints = {
     status: 200,
     response: shareOfVoiceSchema,
     errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  getCollection: endpoint({
+    operationId: 'getCollection',
+    method: 'get',
+    path: '/api/properties/{id}/collection',
+    summary: 'Which AI platforms collect answers, when the next run is, and what the last one did',
+    description:
+      'What the answer collector last reported (the platforms it has a key for, never the key) and the property’s latest run on each platform.',
+    access: 'member',
+    status: 200,
+    response: collectionStatusSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  startCollection: endpoint({
+    operationId: 'startCollection',
+    method: 'post',
+    path: '/api/properties/{id}/collection',
+    summary: 'Ask the property’s active prompts on every configured platform now',
+    description:
+      'Once per property per hour (429 RATE_LIMIT_EXCEEDED with Retry-After over it). Questions already answered today are not asked again. 503 NOT_CONFIGURED when no platform key is set; 409 NOTHING_TO_COLLECT for a Free plan, an inactive subscription or no active prompt.',
+    access: 'admin',
+    status: 200,
+    response: collectionStatusSchema,
+    errors: ['NOT_FOUND', 'RATE_LIMIT_EXCEEDED', 'NOT_CONFIGURED', 'NOTHING_TO_COLLECT'],
   }),
   listPropertyTasks: endpoint({
     operationId: 'listPropertyTasks',

@@ -27,7 +27,9 @@ export const CONSOLE_ERROR_STATUS = defineErrorStatuses({
   ALREADY_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
-  /** A deployment secret the operation needs (CRAWL_TOKEN_SECRET) is not set. */
+  /** A collection started for a property that has nothing to ask: a Free plan, an inactive subscription, no active prompt. */
+  NOTHING_TO_COLLECT: 409,
+  /** A deployment secret the operation needs (CRAWL_TOKEN_SECRET, an AI platform key) is not set. */
   NOT_CONFIGURED: 503,
 });
 

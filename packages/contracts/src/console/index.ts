@@ -1,8 +1,10 @@
+export * from './collection.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fields.ts';
 export * from './limits.ts';
 export { buildConsoleOpenApiDocument } from './openapi.ts';
+export * from './platform-names.ts';
 export * from './requests.ts';
 export * from './resources.ts';
 export * from './role-rules.ts';

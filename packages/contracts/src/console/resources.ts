@@ -347,8 +347,25 @@ export const visibilityOverTimeSchema = z
   .object({ propertyId: z.uuid(), from: day, to: day, points: z.array(visibilityPointSchema) })
   .openapi('VisibilityOverTime', { description: 'Every (day, platform) point of the range, newest day first.' });
 
+/**
+ * A /v1 response row and, for the console, the brand's rank among the brands the answer names
+ * (`position` is a character offset, which says nothing of who was named first).
+ */
+const consoleAnswerSchema = z
+  .object({
+    ...responseSchema.shape,
+    rank: z.number().int().min(1).nullable().openapi({
+      description:
+        'The brand’s place among the brands the answer names: 1 + the tracked competitors first named before it. Null when not mentioned.',
+    }),
+    brandsNamed: z.number().int().min(0).openapi({
+      description: 'Brands the answer names: the brand if mentioned, and each tracked competitor it names.',
+    }),
+  })
+  .openapi('ConsoleAnswer');
+
 export const propertyResponsesSchema = z
-  .object({ data: z.array(responseSchema), ...pageFields })
+  .object({ data: z.array(consoleAnswerSchema), ...pageFields })
   .openapi('PropertyResponses');
 
 export const shareOfVoiceSchema = z

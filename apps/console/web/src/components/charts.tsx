@@ -35,14 +35,14 @@ const shortDay = (day: string) =>
 interface SeriesChartProps {
   data: Record<string, number | string>[];
   keys: string[];
-  /** A key in words for the legend and tooltip (chatgpt: ChatGPT); the key itself when absent. */
-  labels?: Record<string, string>;
+  /** A key's name in the legend and tooltip (a platform's product name); the key itself by default. */
+  names?: (key: string) => string;
   summary: string;
   testId: string;
 }
 
 /** Counts per day, one stacked bar segment per key. */
-export function StackedDailyBars({ data, keys, labels, summary, testId }: SeriesChartProps) {
+export function StackedDailyBars({ data, keys, names, summary, testId }: SeriesChartProps) {
   return (
     <figure className="chart" role="img" aria-label={summary} data-testid={testId}>
       <ResponsiveContainer width="100%" height={240}>
@@ -56,7 +56,7 @@ export function StackedDailyBars({ data, keys, labels, summary, testId }: Series
             <Bar
               key={key}
               dataKey={key}
-              name={labels?.[key] ?? key}
+              name={names ? names(key) : key}
               stackId="day"
               fill={colorOf(key, i)}
               isAnimationActive={false}
@@ -69,7 +69,7 @@ export function StackedDailyBars({ data, keys, labels, summary, testId }: Series
 }
 
 /** A rate (0–1) per day, one line per key, shown as a percentage. */
-export function DailyRateLines({ data, keys, summary, testId }: SeriesChartProps) {
+export function DailyRateLines({ data, keys, names, summary, testId }: SeriesChartProps) {
   return (
     <figure className="chart" role="img" aria-label={summary} data-testid={testId}>
       <ResponsiveContainer width="100%" height={240}>
@@ -86,6 +86,7 @@ export function DailyRateLines({ data, keys, summary, testId }: SeriesChartProps
             <Line
               key={key}
               dataKey={key}
+              name={names ? names(key) : key}
               stroke={colorOf(key, i)}
               strokeWidth={2}
               dot={false}

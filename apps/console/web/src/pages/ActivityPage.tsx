@@ -204,7 +204,7 @@ function ActivityViews({
             <StackedDailyBars
               data={referralChart.data}
               keys={referralChart.keys}
-              labels={activity.platformNames}
+              names={(key) => activity.platformNames[key] ?? key}
               summary={`${visits} AI-referred visits from ${activity.from} to ${activity.to}`}
               testId="referral-chart"
             />
@@ -232,7 +232,7 @@ function ActivityViews({
           <StackedDailyBars
             data={leadChart.data}
             keys={leadChart.keys}
-            labels={activity.platformNames}
+            names={(key) => activity.platformNames[key] ?? key}
             summary={`${aiLeads} AI-attributed leads from ${activity.from} to ${activity.to}`}
             testId="lead-chart"
           />

@@ -1,12 +1,15 @@
+import { PLATFORM_IDS, platformName } from '@vt/contracts/platform-names';
 import { Fragment, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { CollectionPanel } from '../components/CollectionPanel.tsx';
 import { DailyRateLines, ShareBars } from '../components/charts.tsx';
 import { RangePicker } from '../components/RangePicker.tsx';
 import { Table } from '../components/Table.tsx';
 import { consoleApi } from '../console-client.ts';
-import { useConsoleData } from '../console-data.tsx';
+import { canManage, useConsoleData } from '../console-data.tsx';
 import type {
   AnswerRow,
+  CollectionStatus,
   PropertyDetail,
   PropertyResponses,
   ShareOfVoice,
@@ -16,7 +19,6 @@ import { daysOf, useDayRange, withParams } from '../range.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
 const PAGE = 20;
-const PLATFORMS = ['chatgpt', 'perplexity', 'claude', 'gemini', 'copilot'];
 const percent = (part: number, whole: number) => (whole ? `${Math.round((part / whole) * 100)}%` : '–');
 
 /** What the AI assistants answer about the brand: visibility over time, share of voice, each answer's verdict, tasks. */
@@ -28,7 +30,7 @@ export function AnswersPage() {
   const mentioned = params.get('mentioned') ?? '';
   const offset = Math.max(0, Number.parseInt(params.get('offset') ?? '0', 10) || 0);
 
-  const { data, error } = useConsoleData(
+  const { data, setData, error, run } = useConsoleData(
     `${teamId}/${propertyId}/${range.key}/${model}/${mentioned}/${offset}`,
     async () => {
       const [me, team, detail] = await Promise.all([
@@ -43,19 +45,31 @@ export function AnswersPage() {
         ...(model ? { model } : {}),
         ...(mentioned === 'true' || mentioned === 'false' ? { mentioned: mentioned === 'true' } : {}),
       };
-      const [visibility, share, responses, tasks] = await Promise.all([
+      const [visibility, share, responses, tasks, collection] = await Promise.all([
         consoleApi.getVisibilityOverTime(teamId, propertyId, days),
         consoleApi.getShareOfVoice(teamId, propertyId, days),
         consoleApi.listPropertyResponses(teamId, propertyId, { ...days, ...filters, limit: PAGE, offset }),
         consoleApi.listPropertyTasks(teamId, propertyId, { limit: 50 }),
+        consoleApi.getCollection(teamId, propertyId),
       ]);
-      return { me, property: detail.property, visibility, share, responses, tasks };
+      const timeZone = team.team.settings.timeZone;
+      return { me, property: detail.property, visibility, share, responses, tasks, collection, timeZone };
     },
   );
 
   // A new filter starts again from the first page.
   const setParam = (name: string, value: string) =>
     setParams(withParams(name === 'offset' ? { offset: value } : { [name]: value, offset: '' }));
+  /** Starts a collection now; true once it is queued, with the panel's status refreshed. */
+  const startCollection = async () => {
+    let started = false;
+    await run(async () => {
+      const collection = await consoleApi.startCollection(teamId, propertyId);
+      setData((current) => (current ? { ...current, collection } : current));
+      started = true;
+    });
+    return started;
+  };
 
   return (
     <ViewPage me={data?.me ?? null} teamId={teamId} title="AI answers" error={error} property={data?.property}>
@@ -64,6 +78,11 @@ export function AnswersPage() {
       ) : (
         <>
           <RangePicker from={data.visibility.from} to={data.visibility.to} onChange={range.set} />
+          <CollectionPanel
+            status={data.collection}
+            timeZone={data.timeZone}
+            onStart={canManage(data.me, teamId) ? startCollection : undefined}
+          />
           <Visibility visibility={data.visibility} settings={`/t/${teamId}/p/${propertyId}/settings`} />
           <Share share={data.share} property={data.property} settings={`/t/${teamId}/p/${propertyId}/settings`} />
           <section aria-labelledby="responses-title">
@@ -73,9 +92,9 @@ export function AnswersPage() {
                 Platform{' '}
                 <select value={model} onChange={(e) => setParam('model', e.target.value)}>
                   <option value="">All platforms</option>
-                  {PLATFORMS.map((p) => (
+                  {filterPlatforms(data.collection, data.visibility, model).map((p) => (
                     <option key={p} value={p}>
-                      {p}
+                      {platformName(p)}
                     </option>
                   ))}
                 </select>
@@ -138,7 +157,7 @@ function Visibility({ visibility, settings }: { visibility: VisibilityOverTime; 
     const mine = points.filter((p) => p.model === k);
     const r = mine.reduce((n, p) => n + p.responses, 0);
     const m = mine.reduce((n, p) => n + p.mentions, 0);
-    return [k, r, m, percent(m, r)] as (string | number)[];
+    return [platformName(k), r, m, percent(m, r)] as (string | number)[];
   });
   return (
     <section aria-labelledby="visibility-title">
@@ -147,8 +166,9 @@ function Visibility({ visibility, settings }: { visibility: VisibilityOverTime; 
         <div className="empty" data-testid="answers-empty">
           <p>No answer collected in this range.</p>
           <p>
-            Each day, every active prompt is asked on each AI platform and the answer judged for your brand. Add the
-            questions your customers ask under <Link to={settings}>Brand and prompts</Link>.
+            Each day, every active prompt is asked on each AI platform this deployment collects from (see Answer
+            collection above) and the answer judged for your brand. Add the questions your customers ask under{' '}
+            <Link to={settings}>Brand and prompts</Link>.
           </p>
         </div>
       ) : (
@@ -160,6 +180,7 @@ function Visibility({ visibility, settings }: { visibility: VisibilityOverTime; 
           <DailyRateLines
             data={[...byDay.values()]}
             keys={keys}
+            names={platformName}
             summary={`Share of answers mentioning the brand per day and platform, ${visibility.from} to ${visibility.to}`}
             testId="visibility-chart"
           />
@@ -220,11 +241,11 @@ function Responses({ responses }: { responses: PropertyResponses }) {
             <span className={`badge ${r.mentioned ? 'verified' : 'missed'}`}>
               {r.mentioned ? 'Mentioned' : 'Not mentioned'}
             </span>{' '}
-            <strong>{r.model}</strong> · {r.date} · “{r.prompt}”
+            <strong>{platformName(r.model)}</strong> · {r.date} · “{r.prompt}”
             {r.mentioned && (
               <>
                 {' '}
-                · position {r.position} · sentiment {sentimentWord(r.sentiment)}
+                · <span data-testid="rank">{rankWords(r)}</span> · sentiment {sentimentWord(r.sentiment)}
               </>
             )}
           </p>
@@ -248,6 +269,34 @@ function Responses({ responses }: { responses: PropertyResponses }) {
       ))}
     </ol>
   );
+}
+
+/**
+ * The filter's platforms: those this deployment asks, those with answers in the range, and the one
+ * chosen (a shared link may name it), in the service's order — never one that can have no answer.
+ */
+function filterPlatforms(collection: CollectionStatus, visibility: VisibilityOverTime, chosen: string) {
+  const offered = new Set([
+    ...collection.platforms.filter((p) => p.configured).map((p) => p.platform),
+    ...visibility.points.map((p) => p.model),
+    ...(chosen ? [chosen] : []),
+  ]);
+  const rank = (id: string) => (PLATFORM_IDS.includes(id) ? PLATFORM_IDS.indexOf(id) : PLATFORM_IDS.length);
+  return [...offered].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+const ORDINALS = ['th', 'st', 'nd', 'rd'];
+const ordinal = (n: number) => {
+  const tens = n % 100;
+  return `${n}${ORDINALS[(tens - 20) % 10] ?? ORDINALS[tens] ?? ORDINALS[0]}`;
+};
+
+/** "named 2nd of 4 brands (first at character 282)": the rank, and the spec's character position. */
+function rankWords(r: AnswerRow) {
+  const where = r.position === null ? '' : ` (first at character ${r.position})`;
+  if (r.rank === null) return `not named${where}`;
+  if (r.brandsNamed <= 1) return `the only brand named${where}`;
+  return `named ${ordinal(r.rank)} of ${r.brandsNamed} brands${where}`;
 }
 
 function sentimentWord(sentiment: AnswerRow['sentiment']) {

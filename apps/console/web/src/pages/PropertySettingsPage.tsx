@@ -1,6 +1,7 @@
 import { NAME_MAX, PROMPT_TEXT_MAX } from '@vt/contracts/console-limits';
 import type { FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { collectionSentence } from '../components/CollectionPanel.tsx';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
@@ -21,8 +22,12 @@ export function PropertySettingsPage() {
   const navigate = useNavigate();
   const { ask, dialog } = useConfirm();
   const { data, setData, error, run } = useConsoleData(`${teamId}/${propertyId}`, async () => {
-    const [me, detail] = await Promise.all([consoleApi.getMe(), consoleApi.getProperty(teamId, propertyId)]);
-    return { me, property: detail.property };
+    const [me, detail, collection] = await Promise.all([
+      consoleApi.getMe(),
+      consoleApi.getProperty(teamId, propertyId),
+      consoleApi.getCollection(teamId, propertyId),
+    ]);
+    return { me, property: detail.property, collection };
   });
   const me = data?.me ?? null;
   const property = data?.property ?? null;
@@ -173,7 +178,10 @@ export function PropertySettingsPage() {
 
           <section aria-labelledby="prompts-title">
             <h2 id="prompts-title">Prompts</h2>
-            <p className="hint">Each active prompt is asked on every AI platform once a day.</p>
+            {/* What the collector reported: the platforms that ask, daily, and when next. */}
+            <p className="hint" data-testid="prompts-schedule">
+              {data ? collectionSentence(data.collection) : ''}
+            </p>
             {property.prompts.length === 0 ? (
               <p className="empty">No prompt yet: add the questions your customers ask an AI assistant.</p>
             ) : (
