@@ -1400,44 +1400,93 @@ export interface components {
         OverviewFigures: {
             /** @description Collected answers in the period (what visibility divides by). */
             answers: number;
-            visibility: components["schemas"]["OverviewPercent"];
-            shareOfVoice: components["schemas"]["OverviewPercent"] & (Record<string, never> | null);
-            averageRank: components["schemas"]["OverviewAverage"];
-            averageSentiment: components["schemas"]["OverviewAverage"];
-            crawlerHits: components["schemas"]["OverviewCount"];
-            aiVisits: components["schemas"]["OverviewCount"] & unknown;
-            aiLeads: components["schemas"]["OverviewCount"] & unknown;
-        };
-        /** @description Share of collected answers that mention the brand. */
-        OverviewPercent: {
-            /** @description Percent, 0–100; null when there is nothing to divide. */
-            current: number | null;
-            previous: number | null;
-            /** @description current − previous, in percentage points. */
-            changePoints: number | null;
-            trend: components["schemas"]["OverviewTrend"];
-        };
-        /**
-         * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
-         * @enum {string}
-         */
-        OverviewTrend: "up" | "down" | "flat" | "new" | "none";
-        /** @description Among the brands an answer names: 1 + tracked competitors first named before the brand, over answers that mention it. Lower is better. Null in the team total. */
-        OverviewAverage: {
-            /** @description Null when nothing was averaged. */
-            current: number | null;
-            previous: number | null;
-            /** @description current − previous. */
-            change: number | null;
-            trend: components["schemas"]["OverviewTrend"];
-        } | null;
-        /** @description AI crawler hits (dual-use crawlers only where counted). */
-        OverviewCount: {
-            current: number;
-            previous: number;
-            /** @description (current − previous) / previous × 100; null when previous is 0 (trend says new). */
-            changePercent: number | null;
-            trend: components["schemas"]["OverviewTrend"];
+            /** @description Share of collected answers that mention the brand. */
+            visibility: {
+                /** @description Percent, 0–100; null when there is nothing to divide. */
+                current: number | null;
+                previous: number | null;
+                /** @description current − previous, in percentage points. */
+                changePoints: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
+            /** @description Brand mentions over brand + tracked competitor mentions. Null in the team total. */
+            shareOfVoice: {
+                /** @description Percent, 0–100; null when there is nothing to divide. */
+                current: number | null;
+                previous: number | null;
+                /** @description current − previous, in percentage points. */
+                changePoints: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            } | null;
+            /** @description Among the brands an answer names: 1 + tracked competitors first named before the brand, over answers that mention it. Lower is better. Null in the team total. */
+            averageRank: {
+                /** @description Null when nothing was averaged. */
+                current: number | null;
+                previous: number | null;
+                /** @description current − previous. */
+                change: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            } | null;
+            averageSentiment: {
+                /** @description Null when nothing was averaged. */
+                current: number | null;
+                previous: number | null;
+                /** @description current − previous. */
+                change: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
+            /** @description AI crawler hits (dual-use crawlers only where counted). */
+            crawlerHits: {
+                current: number;
+                previous: number;
+                /** @description (current − previous) / previous × 100; null when previous is 0 (trend says new). */
+                changePercent: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
+            /** @description Human visits referred by an AI platform. */
+            aiVisits: {
+                current: number;
+                previous: number;
+                /** @description (current − previous) / previous × 100; null when previous is 0 (trend says new). */
+                changePercent: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
+            /** @description Leads attributed to an AI platform. */
+            aiLeads: {
+                current: number;
+                previous: number;
+                /** @description (current − previous) / previous × 100; null when previous is 0 (trend says new). */
+                changePercent: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
         };
         OnboardingChecklist: {
             steps: {

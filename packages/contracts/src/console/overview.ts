@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { dateRangeParams } from '../read-params.ts';
 import { planSchema } from './fields.ts';
+import { ONBOARDING_CATEGORY_MAX } from './limits.ts';
 
 // The home overview (the figures a marketer reads every morning) and a property's onboarding
-// checklist. Kept apart from resources.ts so the overview's shapes read in one place.
+// checklist. Kept apart from resources.ts so the overview's shapes read in one place. The figure
+// shapes are left unnamed in the document: each use carries its own description (and nullability),
+// which a shared named component would take on for every use.
 
 const day = z.iso.date();
 
 /** The same `from`/`to` as the other views; the previous period is the same length, just before. */
 export const overviewQuery = z.object({ ...dateRangeParams });
 
-export const ONBOARDING_CATEGORY_MAX = 60;
 export const onboardingQuery = z.object({
   category: z.string().trim().max(ONBOARDING_CATEGORY_MAX).optional().openapi({
     description:
@@ -18,43 +20,37 @@ export const onboardingQuery = z.object({
   }),
 });
 
-const trendSchema = z.enum(['up', 'down', 'flat', 'new', 'none']).openapi('OverviewTrend', {
+const trendSchema = z.enum(['up', 'down', 'flat', 'new', 'none']).openapi({
   description:
     'Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.',
 });
 
 /** A percentage (0–100) and its change in points. */
-const percentFigure = z
-  .object({
-    current: z.number().nullable().openapi({ description: 'Percent, 0–100; null when there is nothing to divide.' }),
-    previous: z.number().nullable(),
-    changePoints: z.number().nullable().openapi({ description: 'current − previous, in percentage points.' }),
-    trend: trendSchema,
-  })
-  .openapi('OverviewPercent');
+const percentFigure = z.object({
+  current: z.number().nullable().openapi({ description: 'Percent, 0–100; null when there is nothing to divide.' }),
+  previous: z.number().nullable(),
+  changePoints: z.number().nullable().openapi({ description: 'current − previous, in percentage points.' }),
+  trend: trendSchema,
+});
 
 /** An average (rank, sentiment) and its absolute change. */
-const averageFigure = z
-  .object({
-    current: z.number().nullable().openapi({ description: 'Null when nothing was averaged.' }),
-    previous: z.number().nullable(),
-    change: z.number().nullable().openapi({ description: 'current − previous.' }),
-    trend: trendSchema,
-  })
-  .openapi('OverviewAverage');
+const averageFigure = z.object({
+  current: z.number().nullable().openapi({ description: 'Null when nothing was averaged.' }),
+  previous: z.number().nullable(),
+  change: z.number().nullable().openapi({ description: 'current − previous.' }),
+  trend: trendSchema,
+});
 
 /** A count and its relative change. */
-const countFigure = z
-  .object({
-    current: z.number().int(),
-    previous: z.number().int(),
-    changePercent: z
-      .number()
-      .nullable()
-      .openapi({ description: '(current − previous) / previous × 100; null when previous is 0 (trend says new).' }),
-    trend: trendSchema,
-  })
-  .openapi('OverviewCount');
+const countFigure = z.object({
+  current: z.number().int(),
+  previous: z.number().int(),
+  changePercent: z
+    .number()
+    .nullable()
+    .openapi({ description: '(current − previous) / previous × 100; null when previous is 0 (trend says new).' }),
+  trend: trendSchema,
+});
 
 export const overviewFiguresSchema = z
   .object({
