@@ -1,4 +1,4 @@
-import { addUtcDays, formatUtcDay, utcDay } from '@vt/db';
+import { addUtcDays, utcDay } from '@vt/db';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness, type SignedUp } from '../testing/index.ts';

@@ -7,14 +7,17 @@ import type { OnboardingChecklist } from '../console-types.ts';
 
 type Step = OnboardingChecklist['steps'][number]['step'];
 
-/** Each step in words, and the property tab where it is done. */
+/**
+ * Each step in words, and the property tab where it is done. No label contains a tab's name
+ * (Lead webhook, AI answers…), so a link found by its name stays one link.
+ */
 const STEPS: Record<Step, { label: string; tab: string; howTo: string }> = {
   prompts: { label: 'Add the prompts to track', tab: 'settings', howTo: 'the questions your buyers ask AI assistants' },
   competitors: { label: 'Add competitors', tab: 'settings', howTo: 'the brands you want to be compared with' },
   crawl: { label: 'Connect a crawl source', tab: 'crawl', howTo: 'done when the first batch of log lines is accepted' },
-  webhook: { label: 'Verify the lead webhook', tab: 'webhook', howTo: 'done when the first lead is stored' },
+  webhook: { label: 'Verify the webhook for leads', tab: 'webhook', howTo: 'done when the first lead is stored' },
   answers: {
-    label: 'AI answers arriving',
+    label: 'Answers from AI platforms arriving',
     tab: 'answers',
     howTo: 'answers arrive once your operator has set at least one AI platform key on the answer collector',
   },

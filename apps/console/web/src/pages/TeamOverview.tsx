@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { RangePicker } from '../components/RangePicker.tsx';
 import { SetupSteps } from '../components/SetupChecklist.tsx';
 import { type Shown, showAverage, showCount, showPercent } from '../components/trend.ts';
@@ -79,9 +78,8 @@ function OverviewBody(props: {
           <tbody>
             {overview.properties.map((p) => (
               <tr key={p.id} data-property={p.name}>
-                <th scope="row">
-                  <Link to={`/t/${teamId}/p/${p.id}/activity`}>{p.name}</Link>
-                </th>
+                {/* Plain text: the list below links each property, and one link per name keeps it findable. */}
+                <th scope="row">{p.name}</th>
                 {COLUMNS.map(([heading, , pick]) => (
                   <FigureCell key={heading} shown={pick(p.figures)} />
                 ))}
