@@ -38,9 +38,10 @@ type Keyed = { property_id: string; idx: number; key: string; n: number };
 
 /**
  * Each property's counts over each period, read from the daily count tables (responses, crawler
- * hits, referrals, leads) and, for the rank, which needs each answer's positions, from the answers
- * that mention the brand and the competitor mentions beside them. Periods may overlap: each row is
- * joined to every period holding its day. Answers `[property][period]`.
+ * hits, referrals, leads) and the competitor mentions. The rank needs no answer row: the daily
+ * counts say how many mentioning answers have a position, the mentions which competitors came
+ * first. Periods may overlap: each row is joined to every period holding its day. Answers
+ * `[property][period]`.
  */
 export async function periodCounts(
   db: PrismaClient,
@@ -61,21 +62,26 @@ export async function periodCounts(
   const { dualUse } = categoriesOf(await recentCatalogue(db));
   const dualUseNames = dualUse.map((name) => name.toLowerCase());
 
-  const [answers, named, ranks, crawlers, visits, leads] = await Promise.all([
-    sql.rows<Keyed & { mentions: number; sentiment_count: number; sentiment_sum: number }>(Prisma.sql`
+  const [answers, named, crawlers, visits, leads] = await Promise.all([
+    sql.rows<Keyed & { mentions: number; position_count: number; sentiment_count: number; sentiment_sum: number }>(
+      Prisma.sql`
       SELECT t.property_id, span.idx, t.model AS key, sum(t.responses)::int AS n, sum(t.mentions)::int AS mentions,
+        sum(t.position_count)::int AS position_count,
         sum(t.sentiment_count)::int AS sentiment_count, sum(t.sentiment_sum)::float8 AS sentiment_sum
-      FROM response_daily_counts t ${within('t.day')} GROUP BY 1, 2, 3`),
-    sql.rows<Keyed>(Prisma.sql`
-      SELECT t.property_id, span.idx, c.name AS key, count(*)::int AS n
-      FROM response_competitor_mentions t JOIN competitors c ON c.id = t.competitor_id ${within('t.day')}
+      FROM response_daily_counts t ${within('t.day')} GROUP BY 1, 2, 3`,
+    ),
+    // Each competitor's mentions per day, with those named before the brand (kept on the mention
+    // by a trigger): summed per day first, so the periods join a few hundred rows, not every mention.
+    sql.rows<Keyed & { before_brand: number }>(Prisma.sql`
+      WITH daily AS (
+        SELECT property_id, day, competitor_id, count(*) AS mentions, count(*) FILTER (WHERE before_brand) AS before_brand
+        FROM response_competitor_mentions
+        WHERE property_id = ANY(${ids}::uuid[]) AND day BETWEEN ${first}::date AND ${last}::date
+        GROUP BY 1, 2, 3
+      )
+      SELECT t.property_id, span.idx, c.name AS key, sum(t.mentions)::int AS n, sum(t.before_brand)::int AS before_brand
+      FROM daily t JOIN competitors c ON c.id = t.competitor_id ${within('t.day')}
       GROUP BY 1, 2, 3`),
-    sql.rows<{ property_id: string; idx: number; ranked: number; rank_sum: number }>(Prisma.sql`
-      SELECT t.property_id, span.idx, count(*)::int AS ranked,
-        sum(1 + (SELECT count(*) FROM response_competitor_mentions m
-                 WHERE m.response_id = t.id AND m.position < t.position))::int AS rank_sum
-      FROM responses t ${within('t.day')} AND t.mentioned AND t.position IS NOT NULL
-      GROUP BY 1, 2`),
     sql.rows<Keyed>(Prisma.sql`
       SELECT t.property_id, span.idx, t.crawler AS key, sum(t.hits)::int AS n
       FROM crawler_daily_counts t JOIN properties p ON p.id = t.property_id ${within('t.day')}
@@ -91,18 +97,21 @@ export async function periodCounts(
 
   const slot = (row: { property_id: string; idx: number }) => result.get(row.property_id)?.[row.idx] ?? emptyCounts();
   for (const row of answers) {
-    slot(row).byModel.set(row.key, {
+    const counts = slot(row);
+    // Every answer with a position is ranked: 1 to start with, plus the competitors named before it.
+    counts.ranked += row.position_count;
+    counts.rankSum += row.position_count;
+    counts.byModel.set(row.key, {
       responses: row.n,
       mentions: row.mentions,
       sentimentCount: row.sentiment_count,
       sentimentSum: row.sentiment_sum,
     });
   }
-  for (const row of named) slot(row).competitors.set(row.key, row.n);
-  for (const row of ranks) {
+  for (const row of named) {
     const counts = slot(row);
-    counts.ranked = row.ranked;
-    counts.rankSum = row.rank_sum;
+    counts.competitors.set(row.key, row.n);
+    counts.rankSum += row.before_brand;
   }
   for (const row of crawlers) slot(row).crawlers.set(row.key, row.n);
   for (const row of visits) slot(row).visits.set(row.key, row.n);

@@ -172,6 +172,21 @@ describe('the home overview', () => {
     });
   });
 
+  it('re-reads the rank when an answer is re-judged: competitors before the brand are counted from its new position', async () => {
+    const t = await seededTeam();
+    const rank = async () =>
+      (await t.as(t.member).get(`/api/overview?${RANGE}`)).body.properties.find((p: { id: string }) => p.id === t.shop)
+        .figures.averageRank.current;
+    expect(await rank()).toBe(1.33);
+    // The week before's 4 mentioning answers named Globex at 200, after the brand at 10. Re-judged
+    // with the brand at 300, Globex comes first in each: ranks sum to 12 + 4 × 2 = 20 over 12.
+    await h.db.response.updateMany({
+      where: { propertyId: t.shop, day: day(WEEK_BEFORE), mentioned: true },
+      data: { position: 300 },
+    });
+    expect(await rank()).toBe(1.67);
+  });
+
   it('shows which setup steps each property has done', async () => {
     const t = await seededTeam();
     const res = await t.as(t.member).get(`/api/overview?${RANGE}`);
