@@ -78,9 +78,15 @@ export function answerTotals(counts: PeriodCounts) {
 
 /**
  * The figures of one property (or, with `team`, the team's total, where share of voice and rank
- * are left out: they are read against each property's own competitors and do not add up).
+ * are left out: they are read against each property's own competitors and do not add up). A
+ * property that tracks no competitor has neither: it would read 100% and first place, always.
  */
-export function overviewFigures(current: PeriodCounts, previous: PeriodCounts, options: { team?: boolean } = {}) {
+export function overviewFigures(
+  current: PeriodCounts,
+  previous: PeriodCounts,
+  options: { team?: boolean; tracksCompetitors?: boolean } = {},
+) {
+  const compared = !options.team && options.tracksCompetitors !== false;
   const now = answerTotals(current);
   const before = answerTotals(previous);
   const voices = (counts: PeriodCounts, brand: number): [number, number] => [
@@ -90,10 +96,10 @@ export function overviewFigures(current: PeriodCounts, previous: PeriodCounts, o
   return {
     answers: now.responses,
     visibility: percentFigure([now.mentions, now.responses], [before.mentions, before.responses]),
-    shareOfVoice: options.team ? null : percentFigure(voices(current, now.mentions), voices(previous, before.mentions)),
-    averageRank: options.team
-      ? null
-      : averageFigure([current.rankSum, current.ranked], [previous.rankSum, previous.ranked]),
+    shareOfVoice: compared ? percentFigure(voices(current, now.mentions), voices(previous, before.mentions)) : null,
+    averageRank: compared
+      ? averageFigure([current.rankSum, current.ranked], [previous.rankSum, previous.ranked])
+      : null,
     averageSentiment: averageFigure(
       [now.sentimentSum, now.sentimentCount],
       [before.sentimentSum, before.sentimentCount],

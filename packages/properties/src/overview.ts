@@ -39,13 +39,16 @@ export async function teamOverview(
     total: overviewFigures(period(0), period(1), { team: true }),
     properties: properties.map((p, i) => {
       const [current, before] = all[i] ?? [];
+      const setup = checklists.get(p.id) ?? { steps: [], complete: false };
       return {
         id: p.id,
         name: p.name,
         domain: p.domain,
         plan: p.plan,
-        figures: overviewFigures(current ?? addCounts([]), before ?? addCounts([])),
-        setup: checklists.get(p.id) ?? { steps: [], complete: false },
+        figures: overviewFigures(current ?? addCounts([]), before ?? addCounts([]), {
+          tracksCompetitors: setup.steps.some((s) => s.step === 'competitors' && s.done),
+        }),
+        setup,
       };
     }),
     whatChanged: {

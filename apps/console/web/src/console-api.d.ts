@@ -1413,7 +1413,7 @@ export interface components {
                  */
                 trend: "up" | "down" | "flat" | "new" | "none";
             };
-            /** @description Brand mentions over brand + tracked competitor mentions. Null in the team total. */
+            /** @description Brand mentions over brand + tracked competitor mentions. Null in the team total and for a property that tracks no competitor. */
             shareOfVoice: {
                 /** @description Percent, 0–100; null when there is nothing to divide. */
                 current: number | null;
@@ -1426,7 +1426,7 @@ export interface components {
                  */
                 trend: "up" | "down" | "flat" | "new" | "none";
             } | null;
-            /** @description Among the brands an answer names: 1 + tracked competitors first named before the brand, over answers that mention it. Lower is better. Null in the team total. */
+            /** @description Among the brands an answer names: 1 + tracked competitors first named before the brand, over answers that mention it. Lower is better. Null in the team total and for a property that tracks no competitor. */
             averageRank: {
                 /** @description Null when nothing was averaged. */
                 current: number | null;

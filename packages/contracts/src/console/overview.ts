@@ -57,11 +57,12 @@ export const overviewFiguresSchema = z
     answers: z.number().int().openapi({ description: 'Collected answers in the period (what visibility divides by).' }),
     visibility: percentFigure.openapi({ description: 'Share of collected answers that mention the brand.' }),
     shareOfVoice: percentFigure.nullable().openapi({
-      description: 'Brand mentions over brand + tracked competitor mentions. Null in the team total.',
+      description:
+        'Brand mentions over brand + tracked competitor mentions. Null in the team total and for a property that tracks no competitor.',
     }),
     averageRank: averageFigure.nullable().openapi({
       description:
-        'Among the brands an answer names: 1 + tracked competitors first named before the brand, over answers that mention it. Lower is better. Null in the team total.',
+        'Among the brands an answer names: 1 + tracked competitors first named before the brand, over answers that mention it. Lower is better. Null in the team total and for a property that tracks no competitor.',
     }),
     averageSentiment: averageFigure,
     crawlerHits: countFigure.openapi({ description: 'AI crawler hits (dual-use crawlers only where counted).' }),

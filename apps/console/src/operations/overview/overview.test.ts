@@ -137,6 +137,9 @@ describe('the home overview', () => {
     const blog = res.body.properties.find((p: { id: string }) => p.id === t.blog).figures;
     expect(blog.visibility).toEqual({ current: null, previous: null, changePoints: null, trend: 'none' });
     expect(blog.crawlerHits).toEqual({ current: 0, previous: 0, changePercent: null, trend: 'none' });
+    // Blog tracks no competitor: no share of voice or rank to read.
+    expect(blog.shareOfVoice).toBeNull();
+    expect(blog.averageRank).toBeNull();
 
     // The team: Shop's answers and counts (Blog has none); share of voice and rank are per property.
     expect(res.body.total).toMatchObject({
