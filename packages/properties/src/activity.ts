@@ -26,7 +26,7 @@ const byCatalogue = new WeakMap<
   AgentCatalogue,
   { categoryOf: ReturnType<typeof agentCategories>; dualUse: string[] }
 >();
-function categoriesOf(catalogue: AgentCatalogue) {
+export function categoriesOf(catalogue: AgentCatalogue) {
   let found = byCatalogue.get(catalogue);
   if (!found) {
     const dualUse = catalogue.agents.filter((a) => a.category === 'dual-use');

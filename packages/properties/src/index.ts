@@ -16,6 +16,8 @@ export {
   webhookSetup,
 } from './connection.ts';
 export { crawlLog, webhookLog } from './delivery-logs.ts';
+export { onboarding, onboardingChecklists } from './onboarding.ts';
+export { teamOverview } from './overview.ts';
 export {
   addCompetitor,
   addPrompt,

@@ -22,6 +22,8 @@ import { changeRoleHandler } from './members/change-role.ts';
 import { leaveTeamHandler } from './members/leave-team.ts';
 import { listMembersHandler } from './members/list-members.ts';
 import { removeMemberHandler } from './members/remove-member.ts';
+import { getOnboardingHandler } from './overview/get-onboarding.ts';
+import { getOverviewHandler } from './overview/get-overview.ts';
 import { addCompetitorHandler } from './properties/add-competitor.ts';
 import { addPromptHandler } from './properties/add-prompt.ts';
 import { createPropertyHandler } from './properties/create-property.ts';
@@ -90,6 +92,8 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   getCollection: getCollectionHandler,
   startCollection: startCollectionHandler,
   listPropertyTasks: listPropertyTasksHandler,
+  getOverview: getOverviewHandler,
+  getOnboarding: getOnboardingHandler,
   listApiKeys: listApiKeysHandler,
   createApiKey: createApiKeyHandler,
   revokeApiKey: revokeApiKeyHandler,

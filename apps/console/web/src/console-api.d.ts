@@ -685,6 +685,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team’s home overview: each property’s figures and their trends, the team total, what changed
+         * @description Inclusive UTC days (30 ending today by default, at most 366), each figure beside the previous period of the same length. What changed compares the 7 days ending `to` with the 7 before.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/onboarding": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What of a property’s setup is done, and prompts and competitors to start from
+         * @description Suggestions are derived from what the property already has (name, domain, brand terms, prompt tags, competitors, the domains its answers cite); nothing is fetched.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["getOnboarding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -1441,6 +1485,168 @@ export interface components {
              * @example 2026-11-20T14:03:07.120Z
              */
             updatedAt: string;
+        };
+        Overview: {
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** Format: date */
+            previousFrom: string;
+            /** Format: date */
+            previousTo: string;
+            total: components["schemas"]["OverviewFigures"];
+            properties: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                domain: string;
+                /**
+                 * @description Only paid plans (starter, growth, scale) ingest crawl activity and appear under /v1.
+                 * @enum {string}
+                 */
+                plan: "free" | "starter" | "growth" | "scale";
+                figures: components["schemas"]["OverviewFigures"];
+                setup: components["schemas"]["OnboardingChecklist"];
+            }[];
+            whatChanged: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+                /** @description Largest first, at most 8. */
+                changes: components["schemas"]["WhatChanged"][];
+            };
+        };
+        OverviewFigures: {
+            /** @description Collected answers in the period (what visibility divides by). */
+            answers: number;
+            /** @description Share of collected answers that mention the brand. */
+            visibility: {
+                /** @description Percent, 0–100; null when there is nothing to divide. */
+                current: number | null;
+                previous: number | null;
+                /** @description current − previous, in percentage points. */
+                changePoints: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
+            /** @description Brand mentions over brand + tracked competitor mentions. Null in the team total and for a property that tracks no competitor. */
+            shareOfVoice: {
+                /** @description Percent, 0–100; null when there is nothing to divide. */
+                current: number | null;
+                previous: number | null;
+                /** @description current − previous, in percentage points. */
+                changePoints: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            } | null;
+            /** @description Among the brands an answer names: 1 + tracked competitors first named before the brand, over answers that mention it. Lower is better. Null in the team total and for a property that tracks no competitor. */
+            averageRank: {
+                /** @description Null when nothing was averaged. */
+                current: number | null;
+                previous: number | null;
+                /** @description current − previous. */
+                change: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            } | null;
+            averageSentiment: {
+                /** @description Null when nothing was averaged. */
+                current: number | null;
+                previous: number | null;
+                /** @description current − previous. */
+                change: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
+            /** @description AI crawler hits (dual-use crawlers only where counted). */
+            crawlerHits: {
+                current: number;
+                previous: number;
+                /** @description (current − previous) / previous × 100; null when previous is 0 (trend says new). */
+                changePercent: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
+            /** @description Human visits referred by an AI platform. */
+            aiVisits: {
+                current: number;
+                previous: number;
+                /** @description (current − previous) / previous × 100; null when previous is 0 (trend says new). */
+                changePercent: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
+            /** @description Leads attributed to an AI platform. */
+            aiLeads: {
+                current: number;
+                previous: number;
+                /** @description (current − previous) / previous × 100; null when previous is 0 (trend says new). */
+                changePercent: number | null;
+                /**
+                 * @description Against the previous period: up, down or flat; new when the previous period had none and this one has some; none when neither has any.
+                 * @enum {string}
+                 */
+                trend: "up" | "down" | "flat" | "new" | "none";
+            };
+        };
+        OnboardingChecklist: {
+            steps: {
+                /**
+                 * @description prompts: at least one active prompt; competitors: at least one; crawl: a batch was accepted; webhook: the lead webhook is verified; answers: AI answers are stored (what shows that platform keys are configured).
+                 * @enum {string}
+                 */
+                step: "prompts" | "competitors" | "crawl" | "webhook" | "answers";
+                done: boolean;
+                /** @description What was found, in words. */
+                detail: string;
+            }[];
+            complete: boolean;
+        };
+        WhatChanged: {
+            /** Format: uuid */
+            propertyId: string;
+            propertyName: string;
+            /** @enum {string} */
+            kind: "visibility" | "share_of_voice" | "rank" | "crawler" | "visits" | "leads" | "new_competitor";
+            /** @description The movement in plain words. */
+            text: string;
+            /** @enum {string} */
+            direction: "up" | "down" | "new";
+        };
+        Onboarding: {
+            /** Format: uuid */
+            propertyId: string;
+            checklist: components["schemas"]["OnboardingChecklist"];
+            suggestedPrompts: {
+                text: string;
+                why: string;
+            }[];
+            suggestedCompetitors: {
+                name: string;
+                domain: string;
+                /** @description Times the property’s stored answers cite the domain. */
+                citations: number;
+            }[];
         };
         ApiKeys: {
             keys: components["schemas"]["ApiKey"][];
@@ -4627,6 +4833,149 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PropertyTasks"];
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: {
+                /** @description Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days. */
+                from?: string;
+                /** @description Range end, a UTC day (yyyy-MM-dd), inclusive. Omitted: today (UTC), also when only `from` is given. Must not be before `from`. */
+                to?: string;
+            };
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Overview"];
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    getOnboarding: {
+        parameters: {
+            query?: {
+                /** @description What the property sells, in a few words (web analytics): fills the category prompt templates. Not stored. */
+                category?: string;
+            };
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Onboarding"];
                 };
             };
             /** @description INVALID_PARAM, TEAM_NOT_SELECTED */

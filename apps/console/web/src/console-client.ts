@@ -95,6 +95,11 @@ export const consoleApi = {
   listPropertyTasks: (teamId: string, id: string, query: ConsoleQuery<'listPropertyTasks'>) =>
     answer(client.GET('/api/properties/{id}/tasks', { ...team(teamId), params: { path: { id }, query } })),
 
+  getOverview: (teamId: string, query: ConsoleQuery<'getOverview'>) =>
+    answer(client.GET('/api/overview', { ...team(teamId), params: { query } })),
+  getOnboarding: (teamId: string, id: string, query: ConsoleQuery<'getOnboarding'> = {}) =>
+    answer(client.GET('/api/properties/{id}/onboarding', { ...team(teamId), params: { path: { id }, query } })),
+
   listApiKeys: (teamId: string) => answer(client.GET('/api/keys', team(teamId))),
   createApiKey: (teamId: string, body: ConsoleBody<'createApiKey'>) =>
     answer(client.POST('/api/keys', { ...team(teamId), body })),

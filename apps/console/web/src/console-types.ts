@@ -45,3 +45,7 @@ export type ApiKey = ApiKeys['keys'][number];
 export type CreatedApiKey = Schemas['CreatedApiKey'];
 export type SlugCheck = Schemas['SlugCheck'];
 export type TeamSettings = Schemas['TeamSettings'];
+export type Overview = Schemas['Overview'];
+export type OverviewFigures = Schemas['OverviewFigures'];
+export type OnboardingChecklist = Schemas['OnboardingChecklist'];
+export type Onboarding = Schemas['Onboarding'];

@@ -55,7 +55,8 @@ interface WorkRows {
 interface Answers {
   responses: Response[];
   sources: ResponseSource[];
-  mentions: ResponseCompetitorMention[];
+  /** before_brand is the database's to set (a trigger), as for every writer. */
+  mentions: Omit<ResponseCompetitorMention, 'beforeBrand'>[];
 }
 const TABLES = [
   'users',

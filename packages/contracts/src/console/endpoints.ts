@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requestIdParameter, requestIdResponseHeaders } from '../request-id.ts';
 import { collectionStatusSchema } from './collection.ts';
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
+import { onboardingQuery, onboardingSchema, overviewQuery, overviewSchema } from './overview.ts';
 import {
   activityQuery,
   addMemberBody,
@@ -490,6 +491,32 @@ export const consoleEndpoints = {
     response: propertyTasksSchema,
     errors: ['NOT_FOUND', 'INVALID_PARAM'],
   }),
+  getOverview: endpoint({
+    operationId: 'getOverview',
+    method: 'get',
+    path: '/api/overview',
+    summary: 'The team’s home overview: each property’s figures and their trends, the team total, what changed',
+    description:
+      'Inclusive UTC days (30 ending today by default, at most 366), each figure beside the previous period of the same length. What changed compares the 7 days ending `to` with the 7 before.',
+    access: 'member',
+    query: overviewQuery,
+    status: 200,
+    response: overviewSchema,
+    errors: ['INVALID_PARAM'],
+  }),
+  getOnboarding: endpoint({
+    operationId: 'getOnboarding',
+    method: 'get',
+    path: '/api/properties/{id}/onboarding',
+    summary: 'What of a property’s setup is done, and prompts and competitors to start from',
+    description:
+      'Suggestions are derived from what the property already has (name, domain, brand terms, prompt tags, competitors, the domains its answers cite); nothing is fetched.',
+    access: 'member',
+    query: onboardingQuery,
+    status: 200,
+    response: onboardingSchema,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
   listApiKeys: endpoint({
     operationId: 'listApiKeys',
     method: 'get',
@@ -607,6 +634,7 @@ function tagOf(path: string): string {
     team: 'Teams',
     properties: 'Properties',
     keys: 'API keys',
+    overview: 'Overview',
   };
   return tags[segment] ?? 'Console';
 }

@@ -23,3 +23,5 @@ export const PROMPT_TEXT_MAX = 2000;
 /** Brand terms, competitor terms, prompt tags per list. */
 export const TERMS_MAX = 50;
 export const API_KEY_PROPERTIES_MAX = 500;
+/** The category a person types to fill the onboarding prompt templates. */
+export const ONBOARDING_CATEGORY_MAX = 60;

@@ -8,15 +8,16 @@ export interface AnswerRank {
 }
 
 /**
- * Each answer's rank of the brand among the brands it names, from the stored first-mention
- * positions (responses.position, response_competitor_mentions.position): the order a reader
- * meets them in. One query for a page of answers.
+ * Each answer's rank of the brand among the brands it names: the order a reader meets them in.
+ * Whether a competitor comes before the brand is the mention's `before_brand`, which triggers keep
+ * from the stored first-mention positions (the home overview's average rank reads the same flag).
+ * One query for a page of answers.
  */
 export async function answerRanks(db: PrismaClient, ids: readonly string[]): Promise<Map<string, AnswerRank>> {
   if (!ids.length) return new Map();
   const rows = await db.$queryRaw<{ id: string; position: number | null; before: number; named: number }[]>`
     SELECT r.id, r.position,
-      count(m.competitor_id) FILTER (WHERE m.position < r.position)::int AS before,
+      count(m.competitor_id) FILTER (WHERE m.before_brand)::int AS before,
       count(m.competitor_id)::int AS named
     FROM responses r
     LEFT JOIN response_competitor_mentions m ON m.response_id = r.id

@@ -54,7 +54,14 @@ export function PropertySettingsPage() {
     };
 
   return (
-    <ViewPage me={me} teamId={teamId} title="Brand and prompts" error={error} property={property}>
+    <ViewPage
+      me={me}
+      teamId={teamId}
+      title="Brand and prompts"
+      error={error}
+      property={property}
+      onSetupChange={refresh}
+    >
       {dialog}
       {!property ? (
         <Loading failed={error !== null} />

@@ -5,6 +5,7 @@ import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import type { Plan } from '../console-types.ts';
 import { fieldChoice, fieldText } from '../form-fields.ts';
+import { TeamOverview } from './TeamOverview.tsx';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
 /** A team's properties; owners and admins create them. */
@@ -41,32 +42,36 @@ export function TeamPage() {
           No property yet. {manages ? 'Add your site below to connect it.' : 'An owner or admin adds them.'}
         </p>
       ) : (
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Domain</th>
-              <th>Plan</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {data.properties.map((p) => (
-              <tr key={p.id}>
-                <td>
-                  <Link to={`/t/${teamId}/p/${p.id}/activity`}>{p.name}</Link>
-                </td>
-                <td>{p.domain}</td>
-                <td>{p.plan}</td>
-                <td>
-                  <Link to={`/t/${teamId}/p/${p.id}/answers`}>AI answers</Link>{' '}
-                  <Link to={`/t/${teamId}/p/${p.id}/crawl`}>Crawl setup</Link>{' '}
-                  <Link to={`/t/${teamId}/p/${p.id}/webhook`}>Lead webhook</Link>
-                </td>
+        <>
+          <TeamOverview teamId={teamId} />
+          <h2>Properties</h2>
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Domain</th>
+                <th>Plan</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {data.properties.map((p) => (
+                <tr key={p.id}>
+                  <td>
+                    <Link to={`/t/${teamId}/p/${p.id}/activity`}>{p.name}</Link>
+                  </td>
+                  <td>{p.domain}</td>
+                  <td>{p.plan}</td>
+                  <td>
+                    <Link to={`/t/${teamId}/p/${p.id}/answers`}>AI answers</Link>{' '}
+                    <Link to={`/t/${teamId}/p/${p.id}/crawl`}>Crawl setup</Link>{' '}
+                    <Link to={`/t/${teamId}/p/${p.id}/webhook`}>Lead webhook</Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
       )}
       {manages && (
         <form onSubmit={create} aria-label="Add a property" className="inline">

@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { CopyButton } from '../components/CopyButton.tsx';
-import { ErrorLine } from '../console-data.tsx';
+import { PropertySetup } from '../components/SetupChecklist.tsx';
+import { canManage, ErrorLine } from '../console-data.tsx';
 import type { CrawlSetup, Me } from '../console-types.ts';
 import { formatWhen } from '../team-time.ts';
 import { Header } from './Header.tsx';
@@ -25,6 +26,8 @@ export function ViewPage(props: {
   error: string | null;
   back?: boolean;
   property?: { id: string; name: string; domain: string } | null;
+  /** The property's setup checklist tells the page when it added a prompt or a competitor. */
+  onSetupChange?: () => unknown;
   children: ReactNode;
 }) {
   const { property, teamId } = props;
@@ -54,6 +57,15 @@ export function ViewPage(props: {
         )}
         <h1>{props.title}</h1>
         <ErrorLine error={props.error} />
+        {property && (
+          <PropertySetup
+            teamId={teamId}
+            propertyId={property.id}
+            manages={canManage(props.me, teamId)}
+            watch={property}
+            onChange={props.onSetupChange}
+          />
+        )}
         {props.children}
       </main>
     </>
