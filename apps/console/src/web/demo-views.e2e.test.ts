@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runScript, scratchDatabase } from '@vt/test-support';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness } from '../testing/index.ts';
@@ -37,6 +38,8 @@ afterAll(async () => {
   await demo?.drop();
 });
 
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
 /** The first screenful of a view, as a person sees it at 1280 × 900. */
 const shot = (page: Parameters<ConsoleInBrowser['shot']>[0], name: string) =>
   ui.shot(page, name, refresh ? README_SCREENSHOTS : undefined, { fullPage: false });
@@ -63,5 +66,55 @@ describe('the demo in the web UI', () => {
     await page.getByText('curl: one NDJSON file, gzipped').click();
     await shot(page, 'crawl-setup');
     await page.close();
+  });
+
+  it("shows the demo's prompts × platforms with a whole answer, and its sources, each view's API calls in p95 < 200 ms", async () => {
+    const page = await ui.signIn({ email: login.emails[0] as string, password: login.password });
+    await page.getByRole('link', { name: 'Acme Analytics' }).click();
+    await page.getByRole('link', { name: 'Prompts × platforms' }).click();
+    await page.getByTestId('prompt-matrix').waitFor();
+    expect(await page.getByTestId('prompt-matrix').locator('tbody tr').count()).toBeGreaterThan(0);
+    await page.getByTestId('prompt-matrix').locator('button.verdict').first().click();
+    await page.getByRole('dialog').getByTestId('answer-text').waitFor();
+    await shot(page, 'whole-answer');
+    await page.keyboard.press('Escape');
+    await shot(page, 'prompt-matrix');
+
+    await page.getByRole('link', { name: 'Sources' }).click();
+    await page.getByTestId('source-domains').waitFor();
+    expect(await page.getByTestId('source-domains').locator('tbody tr').count()).toBeGreaterThan(0);
+    await shot(page, 'sources');
+    const [, teamId = '', propertyId = ''] = /\/t\/([0-9a-f-]{36})\/p\/([0-9a-f-]{36})\//.exec(page.url()) ?? [];
+    await page.close();
+
+    // The same calls as the views make, 20 times each on the 90-day demo data.
+    const owner = await request(h.app)
+      .post('/api/auth/sign-in')
+      .send({ email: login.emails[0], password: login.password });
+    const as = h.as(owner.body.token as string, teamId);
+    const matrix = await as.get(`/api/properties/${propertyId}/prompt-matrix`);
+    const answerId = matrix.body.prompts[0].cells.find((c: { latest: unknown }) => c.latest).latest.responseId;
+    const views: Record<string, string[]> = {
+      'prompts × platforms': [`/api/properties/${propertyId}/prompt-matrix?trendDays=7`],
+      'whole answer': [`/api/properties/${propertyId}/responses/${answerId}`],
+      sources: [
+        `/api/properties/${propertyId}/sources?from=${daysAgo(89)}&to=${daysAgo(0)}`,
+        `/api/properties/${propertyId}/sources/gaps?from=${daysAgo(89)}&to=${daysAgo(0)}`,
+      ],
+    };
+    for (const [view, paths] of Object.entries(views)) {
+      const took: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        for (const path of paths) {
+          const started = performance.now();
+          const res = await as.get(path);
+          took.push(performance.now() - started);
+          expect(res.status, path).toBe(200);
+        }
+      }
+      const p95 = took.sort((a, b) => a - b)[Math.ceil(took.length * 0.95) - 1] as number;
+      console.log(`${view}: API calls p95 ${p95.toFixed(1)} ms over ${took.length}`);
+      expect(p95, view).toBeLessThan(200);
+    }
   });
 });

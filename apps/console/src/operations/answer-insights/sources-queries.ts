@@ -35,14 +35,16 @@ interface CitedRow {
 
 /** The top rows of one grouping (by domain or by URL), most answers first, with the number of groups. */
 function topCited(sql: SqlReader, f: SourcesFilter, own: string, by: 'domain' | 'url', onlyOwn: boolean) {
-  const key = by === 'domain' ? Prisma.sql`s.domain` : Prisma.sql`s.url`;
+  // Grouped and ordered byte-wise ("C"): hosts and URLs are ASCII in practice, and the locale's
+  // collation made the sort of a 90-day range's citations take half of the statement's time.
+  const key = by === 'domain' ? Prisma.sql`s.domain COLLATE "C"` : Prisma.sql`s.url COLLATE "C"`;
   return sql.rows<CitedRow>(Prisma.sql`
     SELECT ${key} AS key, min(s.domain) AS domain, count(*)::int AS citations,
       count(DISTINCT s.response_id)::int AS answers, bool_or(${ownDomain(own)}) AS own,
       (count(*) OVER ())::int AS total
     FROM response_sources s
     WHERE ${citationWhere('s', f)} ${onlyOwn ? Prisma.sql`AND ${ownDomain(own)}` : Prisma.empty}
-    GROUP BY ${key} ORDER BY answers DESC, citations DESC, key LIMIT ${SOURCES_TOP}`);
+    GROUP BY 1 ORDER BY answers DESC, citations DESC, key LIMIT ${SOURCES_TOP}`);
 }
 
 /** The property's domain as response_sources writes domains: lower case, no leading www. */
@@ -81,37 +83,46 @@ export async function answerSources(sql: SqlReader, f: SourcesFilter, propertyDo
 /**
  * Per platform, the domains cited in answers naming a tracked competitor and never in an answer
  * naming the brand (same platform, same range). An answer naming both names the brand: its
- * sources are the brand's, so they are never gaps.
+ * sources are the brand's, so they are never gaps. Each side starts from the answers (the brand's
+ * from responses, the competitors' from their mentions) and reaches their sources by the sources'
+ * primary key: right after a bulk import, before Postgres has analysed the tables, a join written
+ * the other way round was planned as a nested loop over the range's index and took 10 s.
  */
 export async function sourceGaps(sql: SqlReader, f: SourcesFilter) {
   const [gapRows, counts] = await Promise.all([
     sql.rows<{ model: string; domain: string; answers: number; competitors: string[]; gap_count: number }>(Prisma.sql`
-      WITH brand_domains AS (
-        SELECT DISTINCT s.model, s.domain FROM response_sources s JOIN responses r ON r.id = s.response_id
-        WHERE ${citationWhere('s', f)} AND r.mentioned
-      ), gaps AS (
-        SELECT s.model, s.domain, count(DISTINCT s.response_id)::int AS answers,
-          array_agg(DISTINCT c.name ORDER BY c.name) AS competitors
-        FROM response_sources s
-        JOIN response_competitor_mentions m ON m.response_id = s.response_id
+      WITH brand_domains AS MATERIALIZED (
+        SELECT DISTINCT s.model COLLATE "C" AS model, s.domain COLLATE "C" AS domain
+        FROM responses r JOIN response_sources s ON s.response_id = r.id
+        WHERE ${citationWhere('r', f)} AND r.mentioned
+      ), beside_competitors AS MATERIALIZED (
+        SELECT s.model COLLATE "C" AS model, s.domain COLLATE "C" AS domain,
+          count(DISTINCT s.response_id)::int AS answers, array_agg(DISTINCT c.name ORDER BY c.name) AS competitors
+        FROM response_competitor_mentions m
+        JOIN response_sources s ON s.response_id = m.response_id
         JOIN competitors c ON c.id = m.competitor_id
-        WHERE ${citationWhere('s', f)}
-          AND NOT EXISTS (SELECT 1 FROM brand_domains b WHERE b.model = s.model AND b.domain = s.domain)
-        GROUP BY s.model, s.domain
+        WHERE ${citationWhere('m', f)}
+        GROUP BY 1, 2
       ), ranked AS (
-        SELECT *, row_number() OVER (PARTITION BY model ORDER BY answers DESC, domain) AS n,
-          (count(*) OVER (PARTITION BY model))::int AS gap_count
-        FROM gaps
+        SELECT g.*, row_number() OVER (PARTITION BY g.model ORDER BY g.answers DESC, g.domain) AS n,
+          (count(*) OVER (PARTITION BY g.model))::int AS gap_count
+        FROM beside_competitors g
+        WHERE NOT EXISTS (SELECT 1 FROM brand_domains b WHERE b.model = g.model AND b.domain = g.domain)
       )
       SELECT model, domain, answers, competitors, gap_count FROM ranked WHERE n <= ${SOURCES_TOP}
       ORDER BY model, n`),
+    // Per platform with answers: those naming the brand from the daily counts, those naming a
+    // competitor from the mentions (an answer naming two is one answer).
     sql.rows<{ model: string; naming_competitors: number; naming_brand: number }>(Prisma.sql`
-      SELECT r.model,
-        count(*) FILTER (WHERE EXISTS (SELECT 1 FROM response_competitor_mentions m WHERE m.response_id = r.id))::int
-          AS naming_competitors,
-        count(*) FILTER (WHERE r.mentioned)::int AS naming_brand
-      FROM responses r WHERE ${citationWhere('r', f)}
-      GROUP BY r.model ORDER BY r.model`),
+      WITH brand AS (
+        SELECT c.model, sum(c.mentions)::int AS naming_brand FROM response_daily_counts c
+        WHERE ${citationWhere('c', f)} GROUP BY c.model HAVING sum(c.responses) > 0
+      ), named AS (
+        SELECT m.model, count(DISTINCT m.response_id)::int AS naming_competitors FROM response_competitor_mentions m
+        WHERE ${citationWhere('m', f)} GROUP BY m.model
+      )
+      SELECT brand.model, COALESCE(named.naming_competitors, 0) AS naming_competitors, brand.naming_brand
+      FROM brand LEFT JOIN named ON named.model = brand.model ORDER BY brand.model COLLATE "C"`),
   ]);
   return counts.map((c) => {
     const gaps = gapRows.filter((g) => g.model === c.model);
