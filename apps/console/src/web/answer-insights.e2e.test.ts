@@ -44,7 +44,7 @@ async function seeded() {
       'https://reviews.example/crm',
       'https://g2.example/crm',
     ]),
-    line(1, 'chatgpt', P1, `Globex is popular.\nAcme is excellent and loved by startups. ${INJECTED}`, [
+    line(1, 'chatgpt', P1, `Globex is popular.\n**Acme** is excellent and loved by startups. ${INJECTED}`, [
       'https://g2.example/crm',
       'https://acme.example/pricing',
     ]),
@@ -118,6 +118,9 @@ describe('sources, prompts × platforms and the whole answer', () => {
     expect(await dialog.getByTestId('answer-verdict').textContent()).toContain('2nd of 2 brands named');
     expect(await dialog.locator('[data-testid=answer-text] mark.competitor').allInnerTexts()).toEqual(['Globex']);
     expect(await dialog.locator('[data-testid=answer-text] mark.brand').allInnerTexts()).toEqual(['Acme']);
+    // Markdown's bold is rendered, its markers hidden; the rest of the text shows as written.
+    expect(await dialog.locator('[data-testid=answer-text] strong mark.brand').count()).toBe(1);
+    expect(await dialog.getByTestId('answer-text').textContent()).not.toContain('**');
     // The answer's markup is text: shown, never an element, never run.
     expect(await dialog.getByTestId('answer-text').textContent()).toContain(INJECTED);
     expect(await dialog.locator('[data-testid=answer-text] img').count()).toBe(0);
@@ -142,7 +145,10 @@ describe('sources, prompts × platforms and the whole answer', () => {
     await page.getByRole('dialog').getByTestId('answer-text').waitFor();
     const id = new URL(page.url()).searchParams.get('answer') as string;
     const stored = await h.db.response.findUniqueOrThrow({ where: { id } });
-    expect(await page.getByRole('dialog').getByTestId('answer-text').textContent()).toBe(stored.text);
+    // The whole text, bold markers (one seeded answer has them) hidden.
+    expect(await page.getByRole('dialog').getByTestId('answer-text').textContent()).toBe(
+      stored.text.replaceAll('**', ''),
+    );
     await page.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await page.close();
