@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { importAnswers } from '@vt/answers';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness } from '../testing/index.ts';
@@ -7,7 +9,8 @@ import { createConsoleHarness } from '../testing/index.ts';
 // The answers' insight views in headless Chromium over judged answers: the sources page's counts
 // and a gap, the prompts × platforms matrix (also at 390 px, scrolling inside its own box), and a
 // verdict opening its whole answer with the names marked, the citations as safe links, and an
-// answer's markup shown as text, never run.
+// answer's markup shown as text, never run; axe-core finds no serious or critical violation on
+// any of them.
 
 // Several pages in Chromium beside other test files on two cores (see web-ui.e2e.test.ts).
 vi.setConfig({ testTimeout: 120_000 });
@@ -23,6 +26,26 @@ afterAll(async () => {
   await ui?.close();
   await h.close();
 });
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is now, as `rule: targets`. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the debugging protocol: the console's CSP refuses an injected script tag.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run()).violations;
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: { target: string[] }[];
+}
 
 const INJECTED = '<img src=x onerror="window.__injected=1">';
 
@@ -83,6 +106,7 @@ describe('sources, prompts × platforms and the whole answer', () => {
     expect(chatgptGaps.map((r) => r.split('\t'))).toEqual([['reviews.example', '1', 'Initech']]);
     expect(await page.getByTestId('gaps-claude').locator('h3').textContent()).toBe('Claude');
     await ui.shot(page, 'sources');
+    expect(await seriousViolations(page)).toEqual([]);
 
     // One platform, kept in the URL.
     await page.getByRole('combobox', { name: 'Platform' }).selectOption('claude');
@@ -110,6 +134,7 @@ describe('sources, prompts × platforms and the whole answer', () => {
     expect(await text(second.getByTestId('cell-chatgpt'))).toContain('Not mentioned 1 competitor named');
     expect(await second.getByTestId('cell-claude').textContent()).toBe('No answer yet');
     await ui.shot(page, 'prompt-matrix');
+    expect(await seriousViolations(page)).toEqual([]);
 
     await first.getByTestId('cell-chatgpt').getByRole('button').click();
     const dialog = page.getByRole('dialog');
@@ -131,6 +156,7 @@ describe('sources, prompts × platforms and the whole answer', () => {
       ['https://acme.example/pricing', 'noopener noreferrer nofollow', '_blank'],
     ]);
     await ui.shot(page, 'whole-answer', undefined, { fullPage: false });
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await expect.poll(() => new URL(page.url()).searchParams.has('answer')).toBe(false);
     await page.close();
