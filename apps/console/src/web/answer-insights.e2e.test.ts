@@ -34,7 +34,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the debugging protocol: the console's CSP refuses an injected script tag.
   await page.evaluate(AXE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
     return (await axe.run()).violations;
   });
   return violations
@@ -108,7 +108,12 @@ describe('sources, prompts × platforms and the whole answer', () => {
     await ui.shot(page, 'sources');
     expect(await seriousViolations(page)).toEqual([]);
 
-    // One platform, kept in the URL.
+    // The filter offers the platforms that answered, by name, and one platform stays in the URL.
+    expect(await page.getByRole('combobox', { name: 'Platform' }).locator('option').allTextContents()).toEqual([
+      'All platforms',
+      'ChatGPT',
+      'Claude',
+    ]);
     await page.getByRole('combobox', { name: 'Platform' }).selectOption('claude');
     await page.waitForURL(/model=claude/);
     await expect

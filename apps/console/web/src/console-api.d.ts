@@ -1418,6 +1418,8 @@ export interface components {
             model: string | null;
             /** @description The property's domain, without a leading www. */
             ownDomain: string;
+            /** @description The platforms with answers in the range, whatever the platform filter: those to filter by. */
+            platforms: string[];
             /** @description Answers collected in the range (and platform). */
             answers: number;
             /** @description Of those, the answers citing at least one URL. */

@@ -10,6 +10,3 @@ const PLATFORM_NAMES: Record<string, string> = {
 };
 
 export const platformName = (id: string) => PLATFORM_NAMES[id] ?? id;
-
-/** The platforms a filter offers, in their usual order. */
-export const PLATFORM_IDS = Object.keys(PLATFORM_NAMES);

@@ -66,6 +66,9 @@ export const answerSourcesSchema = z
     to: day,
     model: z.string().nullable().openapi({ description: 'The platform filter; null for every platform.' }),
     ownDomain: z.string().openapi({ description: "The property's domain, without a leading www." }),
+    platforms: z.array(z.string()).openapi({
+      description: 'The platforms with answers in the range, whatever the platform filter: those to filter by.',
+    }),
     answers: z.number().int().openapi({ description: 'Answers collected in the range (and platform).' }),
     answersCiting: z.number().int().openapi({ description: 'Of those, the answers citing at least one URL.' }),
     domainCount: z.number().int().openapi({ description: 'Distinct domains cited.' }),

@@ -73,6 +73,7 @@ describe('the sources AI answers cite', () => {
     expect(res.status).toBe(200);
     // Six answers in the range (the one of 30 April is before it), five of them citing something.
     expect(res.body).toMatchObject({ ownDomain: 'acme.example', answers: 6, answersCiting: 5, model: null });
+    expect(res.body.platforms).toEqual(['chatgpt', 'claude']);
     expect(res.body.domainCount).toBe(5);
     const domains = res.body.domains.map((d: Record<string, unknown>) => [d.domain, d.answers, d.citations, d.own]);
     expect(domains).toEqual([
@@ -100,6 +101,8 @@ describe('the sources AI answers cite', () => {
     expect(res.status).toBe(200);
     // Claude's answers 2, 4 and 6: two cite something.
     expect(res.body).toMatchObject({ model: 'claude', answers: 3, answersCiting: 2, domainCount: 3 });
+    // The platforms to filter by stay every platform with answers in the range.
+    expect(res.body.platforms).toEqual(['chatgpt', 'claude']);
     expect(
       res.body.domains.map((d: { domain: string; shareOfAnswers: number }) => [d.domain, d.shareOfAnswers]),
     ).toEqual([

@@ -1,16 +1,9 @@
 import { sentimentInWords } from '@vt/contracts/console';
 import { addUtcDays, formatUtcDay, Prisma, type SqlReader, utcDay } from '@vt/db';
+import { byPlatformOrder } from './platform-order.ts';
 
 // Each prompt × platform of one property: the newest verdict and how often the brand was named
 // recently. One row per (prompt, platform) from the responses' (prompt_id, day DESC) index.
-
-/** The canonical order of the platforms' columns; any other platform follows, alphabetically. */
-const PLATFORM_ORDER = ['chatgpt', 'perplexity', 'claude', 'gemini', 'copilot'];
-const byPlatformOrder = (a: string, b: string) => {
-  const ia = PLATFORM_ORDER.indexOf(a);
-  const ib = PLATFORM_ORDER.indexOf(b);
-  return (ia < 0 ? PLATFORM_ORDER.length : ia) - (ib < 0 ? PLATFORM_ORDER.length : ib) || a.localeCompare(b);
-};
 
 /** How far back a platform and a latest verdict are looked for: the console's longest range. */
 const LOOKBACK_DAYS = 366;

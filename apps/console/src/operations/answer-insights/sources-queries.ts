@@ -1,5 +1,6 @@
 import { SOURCES_TOP } from '@vt/contracts/console';
 import { Prisma, type SqlReader } from '@vt/db';
+import { byPlatformOrder } from './platform-order.ts';
 
 // What AI answers cite for one property: read from response_sources (one row per URL an answer
 // cites, with the answer's day and platform copied onto it so these never join the answers), and
@@ -52,11 +53,14 @@ export const bareDomain = (domain: string) => domain.toLowerCase().replace(/^www
 
 export async function answerSources(sql: SqlReader, f: SourcesFilter, propertyDomain: string) {
   const own = bareDomain(propertyDomain);
+  const everyPlatform = { ...f, model: undefined };
   const [[counts], domains, urls, ownPages] = await Promise.all([
-    sql.rows<{ answers: number; citing: number }>(Prisma.sql`
+    sql.rows<{ answers: number; citing: number; platforms: string[] }>(Prisma.sql`
       SELECT
         (SELECT COALESCE(sum(c.responses), 0)::int FROM response_daily_counts c WHERE ${citationWhere('c', f)}) AS answers,
-        (SELECT count(DISTINCT s.response_id)::int FROM response_sources s WHERE ${citationWhere('s', f)}) AS citing`),
+        (SELECT count(DISTINCT s.response_id)::int FROM response_sources s WHERE ${citationWhere('s', f)}) AS citing,
+        ARRAY(SELECT DISTINCT c.model FROM response_daily_counts c
+          WHERE ${citationWhere('c', everyPlatform)} AND c.responses > 0) AS platforms`),
     topCited(sql, f, own, 'domain', false),
     topCited(sql, f, own, 'url', false),
     topCited(sql, f, own, 'url', true),
@@ -70,6 +74,7 @@ export async function answerSources(sql: SqlReader, f: SourcesFilter, propertyDo
   });
   return {
     ownDomain: own,
+    platforms: [...(counts?.platforms ?? [])].sort(byPlatformOrder),
     answers,
     answersCiting: counts?.citing ?? 0,
     domainCount: domains[0]?.total ?? 0,

@@ -4,7 +4,7 @@ import { Table } from '../components/Table.tsx';
 import { consoleApi } from '../console-client.ts';
 import { useConsoleData } from '../console-data.tsx';
 import type { AnswerSources, SourceGaps } from '../console-types.ts';
-import { PLATFORM_IDS, platformName } from '../platform-names.ts';
+import { platformName } from '../platform-names.ts';
 import { useDayRange, withParams } from '../range.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
@@ -44,7 +44,7 @@ export function SourcesPage() {
               Platform{' '}
               <select value={model} onChange={(e) => setParams(withParams({ model: e.target.value }))}>
                 <option value="">All platforms</option>
-                {PLATFORM_IDS.map((p) => (
+                {[...new Set([...data.sources.platforms, ...(model ? [model] : [])])].map((p) => (
                   <option key={p} value={p}>
                     {platformName(p)}
                   </option>
