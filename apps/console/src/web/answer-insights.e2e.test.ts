@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { importAnswers } from '@vt/answers';
+import axe from 'axe-core';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
@@ -27,15 +26,13 @@ afterAll(async () => {
   await h.close();
 });
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 /** axe-core's serious and critical violations on the page as it is now, as `rule: targets`. */
 async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the debugging protocol: the console's CSP refuses an injected script tag.
-  await page.evaluate(AXE);
+  await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run()).violations;
+    const inPage = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await inPage.run()).violations;
   });
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
