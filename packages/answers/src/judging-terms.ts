@@ -20,7 +20,19 @@ export async function judgingTermsOf(
     }),
     db.competitor.findMany({ where: { propertyId }, select: { id: true, name: true, domain: true, terms: true } }),
   ]);
-  if (!property) return null;
+  return property ? judgingTermsFrom(property, competitors) : null;
+}
+
+interface Named {
+  name: string;
+  domain: string | null;
+}
+
+/** The judging terms of a property and its competitors already read. */
+export function judgingTermsFrom(
+  property: Named & { brandTerms: string[] },
+  competitors: readonly (Named & { id: string; terms: string[] })[],
+): JudgingTerms {
   return {
     brandTerms: unique([...(property.brandTerms.length ? property.brandTerms : [property.name]), property.domain]),
     competitors: competitors.map((c) => ({

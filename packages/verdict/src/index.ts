@@ -1,1 +1,2 @@
+export { type NamedSpan, namedSpans } from './highlights.ts';
 export { type JudgeInput, judgeAnswer, type Verdict } from './judge.ts';

@@ -6,6 +6,10 @@ import { signInHandler } from './account/sign-in.ts';
 import { signOutHandler } from './account/sign-out.ts';
 import { signUpHandler } from './account/sign-up.ts';
 import { getActivityHandler } from './activity/get-activity.ts';
+import { getAnswerHandler } from './answer-insights/get-answer.ts';
+import { getAnswerSourcesHandler } from './answer-insights/get-answer-sources.ts';
+import { getPromptMatrixHandler } from './answer-insights/get-prompt-matrix.ts';
+import { getSourceGapsHandler } from './answer-insights/get-source-gaps.ts';
 import { getCollectionHandler } from './answers/get-collection.ts';
 import { getShareOfVoiceHandler } from './answers/get-share-of-voice.ts';
 import { getVisibilityOverTimeHandler } from './answers/get-visibility-over-time.ts';
@@ -94,6 +98,10 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   listPropertyTasks: listPropertyTasksHandler,
   getOverview: getOverviewHandler,
   getOnboarding: getOnboardingHandler,
+  getAnswerSources: getAnswerSourcesHandler,
+  getSourceGaps: getSourceGapsHandler,
+  getPromptMatrix: getPromptMatrixHandler,
+  getAnswer: getAnswerHandler,
   listApiKeys: listApiKeysHandler,
   createApiKey: createApiKeyHandler,
   revokeApiKey: revokeApiKeyHandler,

@@ -1,3 +1,4 @@
+import { importAnswers } from '@vt/answers';
 import { consoleEndpoints } from '@vt/contracts/console';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ interface TeamWorld {
   promptId: string;
   competitorId: string;
   keyId: string;
+  responseId: string;
 }
 
 async function teamWorld(label: string): Promise<TeamWorld> {
@@ -36,6 +38,16 @@ async function teamWorld(label: string): Promise<TeamWorld> {
   const competitor = await as.post(`/api/properties/${propertyId}/competitors`, { name: `${label} rival` });
   const key = await as.post('/api/keys', { name: `${label} key` });
   for (const res of [property, prompt, competitor, key]) expect(res.status, JSON.stringify(res.body)).toBe(201);
+  // One collected answer, for the routes that read one.
+  const answer = JSON.stringify({
+    propertyId,
+    prompt: `${label} secret question`,
+    model: 'chatgpt',
+    date: new Date().toISOString().slice(0, 10),
+    answer: `${label} rival is the answer.`,
+  });
+  expect((await importAnswers(h.db, [answer])).rejected).toEqual([]);
+  const response = await h.db.response.findFirstOrThrow({ where: { propertyId } });
   return {
     owner,
     member,
@@ -44,6 +56,7 @@ async function teamWorld(label: string): Promise<TeamWorld> {
     promptId: prompt.body.prompt.id,
     competitorId: competitor.body.competitor.id,
     keyId: key.body.key.id,
+    responseId: response.id,
   };
 }
 
@@ -78,7 +91,16 @@ const withIds = Object.values(consoleEndpoints).filter((e) => e.path.includes('{
 describe('isolation between teams, on every console route that takes an id', () => {
   it("team A's owner given team B's ids reaches nothing of team B and changes nothing", async () => {
     const before = await stateOf(b);
-    const marks = [b.propertyId, b.promptId, b.competitorId, b.keyId, b.member.user.id, 'iso-b', b.member.email];
+    const marks = [
+      b.propertyId,
+      b.promptId,
+      b.competitorId,
+      b.keyId,
+      b.responseId,
+      b.member.user.id,
+      'iso-b',
+      b.member.email,
+    ];
     const paths = (path: string) => {
       const own = (param: string) =>
         ({
@@ -86,6 +108,7 @@ describe('isolation between teams, on every console route that takes an id', () 
           userId: b.member.user.id,
           promptId: b.promptId,
           competitorId: b.competitorId,
+          responseId: b.responseId,
         })[param] ?? b.propertyId;
       const foreign = path.replace(/\{(\w+)\}/g, (_, p: string) => own(p));
       // A's own property with B's prompt or competitor: the nested id must belong to the property.

@@ -14,6 +14,10 @@ import { WebhookSetupPage } from './pages/WebhookSetupPage.tsx';
 // The chart views load with their chart library, so signing in does not wait for it.
 const ActivityPage = lazy(() => import('./pages/ActivityPage.tsx').then((m) => ({ default: m.ActivityPage })));
 const AnswersPage = lazy(() => import('./pages/AnswersPage.tsx').then((m) => ({ default: m.AnswersPage })));
+const SourcesPage = lazy(() => import('./pages/SourcesPage.tsx').then((m) => ({ default: m.SourcesPage })));
+const PromptMatrixPage = lazy(() =>
+  import('./pages/PromptMatrixPage.tsx').then((m) => ({ default: m.PromptMatrixPage })),
+);
 
 /**
  * Routes hold the team, the property and (in the query) the day range and filters, so every view
@@ -43,6 +47,22 @@ export function App() {
         element={
           <Suspense fallback={<Loading />}>
             <AnswersPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="/t/:teamId/p/:propertyId/prompts"
+        element={
+          <Suspense fallback={<Loading />}>
+            <PromptMatrixPage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="/t/:teamId/p/:propertyId/sources"
+        element={
+          <Suspense fallback={<Loading />}>
+            <SourcesPage />
           </Suspense>
         }
       />

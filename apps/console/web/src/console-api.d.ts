@@ -729,6 +729,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/properties/{id}/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The domains and URLs AI answers cite most, and the property’s own pages among them
+         * @description Over the range (at most 366 days), on one platform or all.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["getAnswerSources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/sources/gaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sources cited in answers naming a competitor and never in answers naming the brand, per platform
+         * @description Over the range (at most 366 days), on one platform or all.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["getSourceGaps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/prompt-matrix": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each prompt’s latest verdict on each platform, with its trend
+         * @description The trend counts the days the brand was named in the last N UTC days (today included) and in the N before.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["getPromptMatrix"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/responses/{responseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One whole answer: its text with the names to highlight, verdict, competitors named and citations
+         * @description Any member of the current team.
+         */
+        get: operations["getAnswer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/keys": {
         parameters: {
             query?: never;
@@ -1647,6 +1733,187 @@ export interface components {
                 /** @description Times the property’s stored answers cite the domain. */
                 citations: number;
             }[];
+        };
+        AnswerSources: {
+            /** Format: uuid */
+            propertyId: string;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            /** @description The platform filter; null for every platform. */
+            model: string | null;
+            /** @description The property's domain, without a leading www. */
+            ownDomain: string;
+            /** @description The platforms with answers in the range, whatever the platform filter: those to filter by. */
+            platforms: string[];
+            /** @description Answers collected in the range (and platform). */
+            answers: number;
+            /** @description Of those, the answers citing at least one URL. */
+            answersCiting: number;
+            /** @description Distinct domains cited. */
+            domainCount: number;
+            /** @description Distinct URLs cited. */
+            urlCount: number;
+            /** @description The 20 most cited domains, most answers first. */
+            domains: {
+                domain: string;
+                /** @description Citations in the range (an answer cites a URL once). */
+                citations: number;
+                /** @description Answers citing it at least once. */
+                answers: number;
+                /** @description answers / every answer collected in the range (and platform). */
+                shareOfAnswers: number;
+                /** @description Whether it is on the property's own domain (or a subdomain of it). */
+                own: boolean;
+            }[];
+            /** @description The 20 most cited URLs, most answers first. */
+            urls: {
+                url: string;
+                domain: string;
+                /** @description Citations in the range (an answer cites a URL once). */
+                citations: number;
+                /** @description Answers citing it at least once. */
+                answers: number;
+                /** @description answers / every answer collected in the range (and platform). */
+                shareOfAnswers: number;
+                /** @description Whether it is on the property's own domain (or a subdomain of it). */
+                own: boolean;
+            }[];
+            /** @description The property's own pages that answers cite, the 20 most cited. */
+            ownPages: {
+                url: string;
+                /** @description Citations in the range (an answer cites a URL once). */
+                citations: number;
+                /** @description Answers citing it at least once. */
+                answers: number;
+                /** @description answers / every answer collected in the range (and platform). */
+                shareOfAnswers: number;
+                /** @description Whether it is on the property's own domain (or a subdomain of it). */
+                own: boolean;
+            }[];
+        };
+        /** @description Per platform, the domains cited in answers naming a tracked competitor and never, on that platform and in the range, in an answer naming the brand. */
+        SourceGaps: {
+            /** Format: uuid */
+            propertyId: string;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            model: string | null;
+            platforms: {
+                model: string;
+                answersNamingCompetitors: number;
+                answersNamingBrand: number;
+                /** @description Every gap domain of the platform, not only those listed. */
+                gapCount: number;
+                /** @description The 20 gaps cited by the most answers. */
+                gaps: {
+                    domain: string;
+                    /** @description Answers naming a competitor that cite the domain. */
+                    answers: number;
+                    /** @description The competitors those answers name. */
+                    competitors: string[];
+                }[];
+            }[];
+        };
+        PromptMatrix: {
+            /** Format: uuid */
+            propertyId: string;
+            /**
+             * Format: date
+             * @description Today (UTC): the last day of the trend.
+             */
+            asOf: string;
+            trendDays: number;
+            /** @description Every platform with an answer in the last 366 days. */
+            platforms: string[];
+            prompts: {
+                /** Format: uuid */
+                id: string;
+                text: string;
+                active: boolean;
+                /** @description One per platform, in the order of `platforms`. */
+                cells: {
+                    model: string;
+                    /** @description The newest answer; null when none. */
+                    latest: {
+                        /** Format: uuid */
+                        responseId: string;
+                        /** Format: date */
+                        date: string;
+                        mentioned: boolean;
+                        /** @description The brand's rank among the brands the answer names: 1 + the tracked competitors named before it. Null when not mentioned. */
+                        rank: number | null;
+                        /** @description How many brands the answer names: the tracked competitors named, plus the brand when mentioned. */
+                        brandsNamed: number;
+                        sentiment: number | null;
+                        /**
+                         * @description The sentiment in words: positive from 0.05, negative to -0.05, neutral between; null when not mentioned.
+                         * @enum {string|null}
+                         */
+                        sentimentWord: "positive" | "neutral" | "negative" | null;
+                    } | null;
+                    trend: {
+                        /** @description Days of the last N the brand was named. */
+                        mentionedDays: number;
+                        /** @description Days of the last N with an answer. */
+                        answeredDays: number;
+                        previousMentionedDays: number;
+                        previousAnsweredDays: number;
+                    };
+                }[];
+            }[];
+        };
+        AnswerDetail: {
+            answer: {
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                promptId: string;
+                prompt: string;
+                model: string;
+                /** Format: date */
+                date: string;
+                mentioned: boolean;
+                matchedTerm: string | null;
+                /** @description Character position of the first mention. */
+                position: number | null;
+                /** @description The brand's rank among the brands the answer names: 1 + the tracked competitors named before it. Null when not mentioned. */
+                rank: number | null;
+                /** @description How many brands the answer names: the tracked competitors named, plus the brand when mentioned. */
+                brandsNamed: number;
+                sentiment: number | null;
+                /**
+                 * @description The sentiment in words: positive from 0.05, negative to -0.05, neutral between; null when not mentioned.
+                 * @enum {string|null}
+                 */
+                sentimentWord: "positive" | "neutral" | "negative" | null;
+                /** @description The complete answer as the platform gave it (markdown). */
+                text: string;
+                /** @description The tracked competitors the answer names, first named first. */
+                competitors: {
+                    /** Format: uuid */
+                    id: string;
+                    name: string;
+                    position: number;
+                }[];
+                /** @description The URLs cited or linked, in citation order. */
+                citations: {
+                    url: string;
+                    domain: string;
+                }[];
+                /** @description Every mention of the brand's and the competitors' current terms in `text` (UTF-16 offsets, end exclusive), found as the verdict finds them, in order. */
+                highlights: {
+                    start: number;
+                    end: number;
+                    /** @enum {string} */
+                    kind: "brand" | "competitor";
+                    /** @description The property or competitor named. */
+                    name: string;
+                }[];
+            };
         };
         ApiKeys: {
             keys: components["schemas"]["ApiKey"][];
@@ -4979,6 +5246,301 @@ export interface operations {
                 };
             };
             /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    getAnswerSources: {
+        parameters: {
+            query?: {
+                /** @description One AI platform only (chatgpt, perplexity, claude, gemini, copilot). An unknown one matches nothing. */
+                model?: string;
+                /** @description Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days. */
+                from?: string;
+                /** @description Range end, a UTC day (yyyy-MM-dd), inclusive. Omitted: today (UTC), also when only `from` is given. Must not be before `from`. */
+                to?: string;
+            };
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerSources"];
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    getSourceGaps: {
+        parameters: {
+            query?: {
+                /** @description One AI platform only (chatgpt, perplexity, claude, gemini, copilot). An unknown one matches nothing. */
+                model?: string;
+                /** @description Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days. */
+                from?: string;
+                /** @description Range end, a UTC day (yyyy-MM-dd), inclusive. Omitted: today (UTC), also when only `from` is given. Must not be before `from`. */
+                to?: string;
+            };
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourceGaps"];
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    getPromptMatrix: {
+        parameters: {
+            query?: {
+                /** @description N: the trend compares the last N UTC days (today included) with the N before. */
+                trendDays?: "7" | "14" | "30";
+            };
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PromptMatrix"];
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    getAnswer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+                /** @description The responseId (a UUID). */
+                responseId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerDetail"];
+                };
+            };
+            /** @description TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

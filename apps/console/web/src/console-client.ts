@@ -94,6 +94,19 @@ export const consoleApi = {
     answer(client.POST('/api/properties/{id}/collection', property(teamId, id))),
   listPropertyTasks: (teamId: string, id: string, query: ConsoleQuery<'listPropertyTasks'>) =>
     answer(client.GET('/api/properties/{id}/tasks', { ...team(teamId), params: { path: { id }, query } })),
+  getAnswerSources: (teamId: string, id: string, query: ConsoleQuery<'getAnswerSources'>) =>
+    answer(client.GET('/api/properties/{id}/sources', { ...team(teamId), params: { path: { id }, query } })),
+  getSourceGaps: (teamId: string, id: string, query: ConsoleQuery<'getSourceGaps'>) =>
+    answer(client.GET('/api/properties/{id}/sources/gaps', { ...team(teamId), params: { path: { id }, query } })),
+  getPromptMatrix: (teamId: string, id: string, query: ConsoleQuery<'getPromptMatrix'>) =>
+    answer(client.GET('/api/properties/{id}/prompt-matrix', { ...team(teamId), params: { path: { id }, query } })),
+  getAnswer: (teamId: string, id: string, responseId: string) =>
+    answer(
+      client.GET('/api/properties/{id}/responses/{responseId}', {
+        ...team(teamId),
+        params: { path: { id, responseId } },
+      }),
+    ),
 
   getOverview: (teamId: string, query: ConsoleQuery<'getOverview'>) =>
     answer(client.GET('/api/overview', { ...team(teamId), params: { query } })),

@@ -2,6 +2,14 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { errorResponseConfig } from '@vt/http-operations';
 import { z } from 'zod';
 import { requestIdParameter, requestIdResponseHeaders } from '../request-id.ts';
+import {
+  answerDetailSchema,
+  answerSourcesQuery,
+  answerSourcesSchema,
+  promptMatrixQuery,
+  promptMatrixSchema,
+  sourceGapsSchema,
+} from './answer-insights.ts';
 import { collectionStatusSchema } from './collection.ts';
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
 import { onboardingQuery, onboardingSchema, overviewQuery, overviewSchema } from './overview.ts';
@@ -516,6 +524,53 @@ export const consoleEndpoints = {
     status: 200,
     response: onboardingSchema,
     errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  getAnswerSources: endpoint({
+    operationId: 'getAnswerSources',
+    method: 'get',
+    path: '/api/properties/{id}/sources',
+    summary: 'The domains and URLs AI answers cite most, and the property’s own pages among them',
+    description: 'Over the range (at most 366 days), on one platform or all.',
+    access: 'member',
+    query: answerSourcesQuery,
+    status: 200,
+    response: answerSourcesSchema,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  getSourceGaps: endpoint({
+    operationId: 'getSourceGaps',
+    method: 'get',
+    path: '/api/properties/{id}/sources/gaps',
+    summary: 'Sources cited in answers naming a competitor and never in answers naming the brand, per platform',
+    description: 'Over the range (at most 366 days), on one platform or all.',
+    access: 'member',
+    query: answerSourcesQuery,
+    status: 200,
+    response: sourceGapsSchema,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  getPromptMatrix: endpoint({
+    operationId: 'getPromptMatrix',
+    method: 'get',
+    path: '/api/properties/{id}/prompt-matrix',
+    summary: 'Each prompt’s latest verdict on each platform, with its trend',
+    description:
+      'The trend counts the days the brand was named in the last N UTC days (today included) and in the N before.',
+    access: 'member',
+    query: promptMatrixQuery,
+    status: 200,
+    response: promptMatrixSchema,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  getAnswer: endpoint({
+    operationId: 'getAnswer',
+    method: 'get',
+    path: '/api/properties/{id}/responses/{responseId}',
+    summary: 'One whole answer: its text with the names to highlight, verdict, competitors named and citations',
+    access: 'member',
+    status: 200,
+    response: answerDetailSchema,
+    errors: ['NOT_FOUND'],
   }),
   listApiKeys: endpoint({
     operationId: 'listApiKeys',

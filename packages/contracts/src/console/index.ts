@@ -1,3 +1,4 @@
+export * from './answer-insights.ts';
 export * from './collection.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';

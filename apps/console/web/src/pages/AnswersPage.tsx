@@ -1,6 +1,7 @@
 import { PLATFORM_IDS, platformName } from '@vt/contracts/platform-names';
 import { Fragment, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { AnswerDialog } from '../components/AnswerDialog.tsx';
 import { CollectionPanel } from '../components/CollectionPanel.tsx';
 import { DailyRateLines, ShareBars } from '../components/charts.tsx';
 import { RangePicker } from '../components/RangePicker.tsx';
@@ -108,13 +109,19 @@ export function AnswersPage() {
                 </select>
               </label>
             </form>
-            <Responses responses={data.responses} />
+            <Responses responses={data.responses} onOpen={(id) => setParams(withParams({ answer: id }))} />
             <Pager
               offset={offset}
               total={data.responses.total}
               onPage={(next) => setParam('offset', next ? String(next) : '')}
             />
           </section>
+          <AnswerDialog
+            teamId={teamId}
+            propertyId={propertyId}
+            responseId={params.get('answer')}
+            onClose={() => setParams(withParams({ answer: '' }))}
+          />
           <section aria-labelledby="tasks-title">
             <h2 id="tasks-title">Tasks</h2>
             {data.tasks.total === 0 ? (
@@ -231,7 +238,7 @@ function Share({ share, property, settings }: { share: ShareOfVoice; property: P
   );
 }
 
-function Responses({ responses }: { responses: PropertyResponses }) {
+function Responses({ responses, onOpen }: { responses: PropertyResponses; onOpen(id: string): void }) {
   if (responses.total === 0) return <p className="empty">No answer matches these filters in this range.</p>;
   return (
     <ol className="answers" data-testid="responses">
@@ -252,6 +259,9 @@ function Responses({ responses }: { responses: PropertyResponses }) {
           <blockquote>
             <Highlighted text={r.excerpt} term={r.matchedTerm} />
           </blockquote>
+          <button type="button" className="secondary small" onClick={() => onOpen(r.id)}>
+            Read the whole answer
+          </button>
           {r.sourceUrls.length > 0 && (
             <p className="sources">
               Sources:{' '}

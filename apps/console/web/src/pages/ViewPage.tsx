@@ -10,6 +10,8 @@ import { Header } from './Header.tsx';
 const PROPERTY_TABS = [
   ['activity', 'Activity'],
   ['answers', 'AI answers'],
+  ['prompts', 'Prompts × platforms'],
+  ['sources', 'Sources'],
   ['settings', 'Brand and prompts'],
   ['crawl', 'Crawl setup'],
   ['webhook', 'Lead webhook'],
