@@ -746,6 +746,7 @@ export interface components {
              * @description 10–256 characters.
              */
             password: string;
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name: string;
         };
         SignIn: {
@@ -810,6 +811,7 @@ export interface components {
             defaultDayRange?: 7 | 30 | 90;
         };
         TeamBranding: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             displayName?: string;
             /** Format: uri */
             logoUrl?: string;
@@ -829,6 +831,7 @@ export interface components {
             joinedAt: string;
         };
         CreateTeam: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name: string;
             /**
              * @description Lower-case letters, digits and hyphens, 3–48 characters, not starting or ending with a hyphen, unique, not reserved (api, admin, app, www, …).
@@ -848,6 +851,7 @@ export interface components {
             message?: string;
         };
         UpdateTeam: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name?: string;
             /**
              * @description Lower-case letters, digits and hyphens, 3–48 characters, not starting or ending with a hyphen, unique, not reserved (api, admin, app, www, …).
@@ -930,6 +934,7 @@ export interface components {
             createdAt: string;
         };
         CreateProperty: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name: string;
             /**
              * @description The site’s host (example.com); a scheme, path or leading www. is dropped.
@@ -946,6 +951,7 @@ export interface components {
             brandTerms?: string[];
         };
         UpdateProperty: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name?: string;
             /**
              * @description Only paid plans (starter, growth, scale) ingest crawl activity and appear under /v1.
@@ -960,6 +966,7 @@ export interface components {
             competitor: components["schemas"]["Competitor"];
         };
         CreateCompetitor: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name: string;
             /**
              * @description The site’s host (example.com); a scheme, path or leading www. is dropped.
@@ -973,6 +980,7 @@ export interface components {
             prompt: components["schemas"]["ConsolePrompt"];
         };
         CreatePrompt: {
+            /** @description Trimmed; empty or only spaces is refused. */
             text: string;
             tags?: string[];
         };
@@ -1354,7 +1362,10 @@ export interface components {
             secret: string;
         };
         CreateApiKey: {
-            /** @default API key */
+            /**
+             * @description Trimmed; empty or only spaces is refused. At most 200 characters.
+             * @default API key
+             */
             name: string;
             /**
              * @description Read and Write keys both read /v1 today; Write is reserved for future write endpoints.
