@@ -3,12 +3,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from './api-error.ts';
 import type { Me } from './console-types.ts';
+import { type ShownError, shownError } from './plain-errors.ts';
 
-/** An error in words: the API's message, then each field it names. */
-export function errorText(err: unknown): string {
-  if (!(err instanceof ApiError)) return String(err);
-  return [err.message, ...err.details.map((d) => `${d.path}: ${d.message}`)].join(' ');
-}
+/** An error as a page shows it: a plain sentence, with the API's own words behind a toggle. */
+export const errorText = shownError;
+
+/** What an error line shows: a ShownError, or a sentence the page wrote itself. */
+export type ErrorShown = ShownError | string | null;
 
 /** Owners and admins change things; members read. */
 export const canManage = (me: Me | null, teamId: string) => {
@@ -23,7 +24,7 @@ export const canManage = (me: Me | null, teamId: string) => {
 export function useConsoleData<T>(key: string, load: () => Promise<T>) {
   const navigate = useNavigate();
   const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const latestLoad = useRef(load);
   latestLoad.current = load;
 
@@ -48,10 +49,18 @@ export function useConsoleData<T>(key: string, load: () => Promise<T>) {
 }
 
 /** The error line every view shows above its content. */
-export function ErrorLine({ error }: { error: string | null }) {
-  return error ? (
-    <p role="alert" className="error">
-      {error}
-    </p>
-  ) : null;
+export function ErrorLine({ error }: { error: ErrorShown }) {
+  if (!error) return null;
+  const { text, technical } = typeof error === 'string' ? { text: error, technical: undefined } : error;
+  return (
+    <div role="alert" className="error-line">
+      <p className="error">{text}</p>
+      {technical && (
+        <details className="technical">
+          <summary>Technical details</summary>
+          <pre>{technical}</pre>
+        </details>
+      )}
+    </div>
+  );
 }

@@ -2,9 +2,10 @@ import { NAME_MAX } from '@vt/contracts/console-limits';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../api-error.ts';
+import { PlainPage } from '../components/PageFrame.tsx';
 import { SlugField } from '../components/SlugField.tsx';
 import { consoleApi } from '../console-client.ts';
-import { ErrorLine, errorText } from '../console-data.tsx';
+import { ErrorLine, type ErrorShown, errorText } from '../console-data.tsx';
 import type { SlugCheck } from '../console-types.ts';
 import { fieldText } from '../form-fields.ts';
 
@@ -13,7 +14,7 @@ export function NewTeamPage() {
   const navigate = useNavigate();
   const [slug, setSlug] = useState('');
   const [check, setCheck] = useState<SlugCheck | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorShown>(null);
 
   useEffect(() => {
     if (!slug) return setCheck(null);
@@ -36,7 +37,7 @@ export function NewTeamPage() {
   }
 
   return (
-    <main className="narrow">
+    <PlainPage title="Create a team">
       <h1>Create a team</h1>
       <form onSubmit={submit} aria-label="Create a team">
         <label>
@@ -53,6 +54,6 @@ export function NewTeamPage() {
           Create team
         </button>
       </form>
-    </main>
+    </PlainPage>
   );
 }
