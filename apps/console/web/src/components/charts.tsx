@@ -68,7 +68,7 @@ export function DailyRateLines({ data, keys, summary, testId }: SeriesChartProps
         <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="date" tickFormatter={shortDay} minTickGap={16} />
-          <YAxis domain={[0, 1]} width={48} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
+          <YAxis domain={[0, 1]} width={60} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
           <Tooltip
             labelFormatter={(d) => shortDay(String(d))}
             formatter={(v) => (typeof v === 'number' ? `${Math.round(v * 100)}%` : String(v))}
