@@ -87,14 +87,20 @@ describe('the demo’s pages, full of data', () => {
     await page.context().close();
   });
 
-  it('fit a 390 px phone', async () => {
+  it('fit a 390 px phone, with no serious or critical axe violation there', async () => {
     const page = await signIn({ width: 390, height: 844 });
     const widths: Record<string, number> = {};
+    const problems: Record<string, string[]> = {};
     for (const path of await propertyPages(page)) {
       await open(page, path);
       widths[path] = await page.evaluate<number>('document.documentElement.scrollWidth');
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      if (serious.length)
+        problems[path] = serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     }
     expect(Object.entries(widths).filter(([, width]) => width > 390)).toEqual([]);
+    expect(problems).toEqual({});
     await page.context().close();
   });
 });

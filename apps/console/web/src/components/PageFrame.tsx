@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import { APP_NAME, useDocumentTitle } from '../document-title.ts';
+import { useFocusableScrollRegions } from '../scroll-regions.ts';
 
 /** The first thing Tab reaches on every page: a jump past the header to the page's content. */
 export function SkipLink() {
@@ -10,11 +11,13 @@ export function SkipLink() {
   );
 }
 
-/** The landmark every page's content sits in; the skip link's target. */
+/** The landmark every page's content sits in; the skip link's target; its wide tables reachable by keyboard. */
 export function Main({ className, children }: { className?: string; children: ReactNode }) {
+  const ref = useRef<HTMLElement>(null);
+  useFocusableScrollRegions(ref);
   return (
     // tabIndex -1: the skip link moves the focus here, not only the scroll position.
-    <main id="main" tabIndex={-1} className={className}>
+    <main id="main" ref={ref} tabIndex={-1} className={className}>
       {children}
     </main>
   );
