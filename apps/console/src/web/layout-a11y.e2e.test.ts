@@ -233,8 +233,8 @@ describe('every console page, for everyone', () => {
     await page.getByRole('button', { name: 'Add property' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.locator('p').textContent()).toBe('Please check the form. The name must not be blank.');
-    const technical = alert.locator('details');
+    expect(await alert.textContent()).toBe('Please check the form. The name must not be blank.');
+    const technical = page.locator('.error-line details');
     expect(await technical.locator('pre').isVisible()).toBe(false);
     await technical.locator('summary').click();
     expect(await technical.locator('pre').textContent()).toContain('INVALID_BODY (HTTP 400)');

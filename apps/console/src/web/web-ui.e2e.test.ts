@@ -126,11 +126,11 @@ describe('the console web UI', () => {
     // Another team's property (or a made-up id) reads as not found, in words, with a way to retry.
     await page.goto(`${base}/t/${teamId}/p/00000000-0000-4000-8000-000000000000/activity`);
     await page.getByRole('alert').waitFor();
-    expect(await page.getByRole('alert').locator('p').textContent()).toBe(
+    expect(await page.getByRole('alert').textContent()).toBe(
       'This property could not be found. It may have been deleted, or the link may be wrong.',
     );
     // The API's own words stay one click away.
-    expect(await page.getByRole('alert').locator('details pre').textContent()).toBe(
+    expect(await page.locator('.error-line details pre').textContent()).toBe(
       'NOT_FOUND (HTTP 404): No property with that id in this team.',
     );
     await page.getByRole('button', { name: 'Try again' }).waitFor();

@@ -52,9 +52,13 @@ export function useConsoleData<T>(key: string, load: () => Promise<T>) {
 export function ErrorLine({ error }: { error: ErrorShown }) {
   if (!error) return null;
   const { text, technical } = typeof error === 'string' ? { text: error, technical: undefined } : error;
+  // Only the sentence is the alert (what a screen reader announces, what tests read); the API's
+  // words sit beside it.
   return (
-    <div role="alert" className="error-line">
-      <p className="error">{text}</p>
+    <div className="error-line">
+      <p role="alert" className="error">
+        {text}
+      </p>
       {technical && (
         <details className="technical">
           <summary>Technical details</summary>
