@@ -191,6 +191,21 @@ describe('every console page, for everyone', () => {
     await close(page);
   });
 
+  it('has no serious or critical axe violation with a confirmation dialog or every example opened', async () => {
+    const page = await signIn(owner);
+    await open(page, `/t/${teamId}/keys`);
+    await page.getByRole('button', { name: 'Revoke' }).first().click();
+    await page.getByRole('dialog').waitFor();
+    expect(await serious(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    for (const path of [`/t/${teamId}/p/${propertyId}/crawl`, `/t/${teamId}/p/${propertyId}/webhook`]) {
+      await open(page, path);
+      for (const summary of await page.locator('main details > summary').all()) await summary.click();
+      expect(await serious(page), path).toEqual([]);
+    }
+    await close(page);
+  });
+
   it('keeps the Create key button clear of the property checkboxes on the keys page', async () => {
     const page = await signIn(owner, { width: 1280, height: 900 });
     await open(page, `/t/${teamId}/keys`);
