@@ -4,7 +4,7 @@ import createClient from 'openapi-fetch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer } from '../../web/src/api-error.ts';
 import type { paths } from '../../web/src/console-api';
-import { shownError } from '../../web/src/plain-errors.ts';
+import { shownError, slugCheckText } from '../../web/src/plain-errors.ts';
 import { createConsoleHarness } from '../testing/index.ts';
 
 // The errors the web UI shows, from the real console API's answers: each a plain sentence without
@@ -111,5 +111,21 @@ describe('errors in plain words', () => {
     expect(shownError(new TypeError('Failed to fetch')).text).toBe(
       'The service could not be reached. Check your internet connection and try again.',
     );
+  });
+
+  it('says why a URL name cannot be used, from the live check, without the word slug', async () => {
+    const owner = await h.signUp('plain-slug');
+    const { slug } = await h.teamOf(owner);
+    const auth = { headers: { authorization: `Bearer ${owner.token}` } };
+    const said = async (candidate: string) =>
+      slugCheckText(
+        await answer(api.GET('/api/teams/check-slug', { ...auth, params: { query: { slug: candidate } } })),
+      );
+    expect(await said('api')).toBe('This URL name is kept for the app’s own pages. Please choose another.');
+    expect(await said('ab')).toBe('A URL name needs at least 3 characters.');
+    expect(await said('Bad_Name')).toBe('A URL name may use only lower-case letters (a–z), digits and hyphens.');
+    expect(await said('-edge')).toBe('A URL name may not start or end with a hyphen.');
+    expect(await said(slug)).toBe('Another team already uses this URL name. Please choose another.');
+    expect(await said('free-name-for-us')).toBe('free-name-for-us is available');
   });
 });

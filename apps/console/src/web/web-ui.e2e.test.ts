@@ -55,7 +55,9 @@ describe('the console web UI', () => {
     const slug = `ui-${Date.now().toString(36)}`;
     await page.getByLabel('Name', { exact: true }).fill('UI Team');
     await page.getByLabel('URL name (slug)').fill('api');
-    await expect.poll(() => page.getByText('This slug is reserved.').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('This URL name is kept for the app’s own pages. Please choose another.').count())
+      .toBe(1);
     await page.getByLabel('URL name (slug)').fill(slug);
     await page.getByText(`${slug} is available`).waitFor();
     await page.getByRole('button', { name: 'Create team' }).click();

@@ -1,4 +1,6 @@
+import { SLUG_MAX, SLUG_MIN } from '@vt/contracts/console-limits';
 import { ApiError, type FieldProblem } from './api-error.ts';
+import type { SlugCheck } from './console-types.ts';
 
 // The API's errors in words a marketer reads without a glossary. The API's code, message and
 // field details are written for developers ("details names each field", PAYLOAD_TOO_LARGE); the
@@ -136,3 +138,24 @@ export function shownError(err: unknown): ShownError {
 /** The API answers a team the person is not in exactly as one that does not exist. */
 const isTeamNotFound = (err: unknown) =>
   err instanceof ApiError && err.code === 'NOT_FOUND' && /^No team with/.test(err.message);
+
+/** Why a URL name (a team's slug) cannot be used, as the live check under the field says it. */
+export function slugCheckText(check: SlugCheck): string {
+  if (check.available) return `${check.slug} is available`;
+  switch (check.reason) {
+    case 'too_short':
+      return `A URL name needs at least ${SLUG_MIN} characters.`;
+    case 'too_long':
+      return `A URL name can have at most ${SLUG_MAX} characters.`;
+    case 'invalid_characters':
+      return 'A URL name may use only lower-case letters (a–z), digits and hyphens.';
+    case 'hyphen_at_edge':
+      return 'A URL name may not start or end with a hyphen.';
+    case 'reserved':
+      return 'This URL name is kept for the app’s own pages. Please choose another.';
+    case 'taken':
+      return 'Another team already uses this URL name. Please choose another.';
+    default:
+      return check.message ?? 'This URL name cannot be used. Please choose another.';
+  }
+}

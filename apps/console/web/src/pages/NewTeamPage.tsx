@@ -8,6 +8,7 @@ import { consoleApi } from '../console-client.ts';
 import { ErrorLine, type ErrorShown, errorText } from '../console-data.tsx';
 import type { SlugCheck } from '../console-types.ts';
 import { fieldText } from '../form-fields.ts';
+import { slugCheckText } from '../plain-errors.ts';
 
 /** A new team, with the slug checked as it is typed; its creator becomes its owner. */
 export function NewTeamPage() {
@@ -46,7 +47,7 @@ export function NewTeamPage() {
         <SlugField value={slug} onChange={(e) => setSlug(e.target.value)} />
         {check && (
           <p className={check.available ? 'ok' : 'error'} aria-live="polite">
-            {check.available ? `${check.slug} is available` : check.message}
+            {slugCheckText(check)}
           </p>
         )}
         <ErrorLine error={error} />
