@@ -3,10 +3,11 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from './api-error.ts';
 import type { Me } from './console-types.ts';
-import { type ShownError, shownError } from './plain-errors.ts';
+import { plainText, type ShownError, shownError } from './plain-errors.ts';
 
-/** An error as a page shows it: a plain sentence, with the API's own words behind a toggle. */
-export const errorText = shownError;
+/** An error as a plain sentence; `shownError` adds the API's own words for the details toggle. */
+export const errorText = (err: unknown): string => plainText(err);
+export { shownError };
 
 /** What an error line shows: a ShownError, or a sentence the page wrote itself. */
 export type ErrorShown = ShownError | string | null;
@@ -35,7 +36,7 @@ export function useConsoleData<T>(key: string, load: () => Promise<T>) {
         setError(null);
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) navigate('/sign-in');
-        else setError(errorText(err));
+        else setError(shownError(err));
       }
     },
     [navigate],

@@ -5,7 +5,7 @@ import { ApiError } from '../api-error.ts';
 import { PlainPage } from '../components/PageFrame.tsx';
 import { SlugField } from '../components/SlugField.tsx';
 import { consoleApi } from '../console-client.ts';
-import { ErrorLine, type ErrorShown, errorText } from '../console-data.tsx';
+import { ErrorLine, type ErrorShown, shownError } from '../console-data.tsx';
 import type { SlugCheck } from '../console-types.ts';
 import { fieldText } from '../form-fields.ts';
 import { slugCheckText } from '../plain-errors.ts';
@@ -33,7 +33,7 @@ export function NewTeamPage() {
       navigate(`/t/${created.team.id}`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return navigate('/sign-in');
-      setError(errorText(err));
+      setError(shownError(err));
     }
   }
 

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { PlainPage } from '../components/PageFrame.tsx';
 import { consoleApi } from '../console-client.ts';
-import { ErrorLine, type ErrorShown, errorText } from '../console-data.tsx';
+import { ErrorLine, type ErrorShown, shownError } from '../console-data.tsx';
 import { fieldText } from '../form-fields.ts';
 
 /** Sign in, or create an account: the session comes back as an httpOnly cookie. */
@@ -26,7 +26,7 @@ export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         : consoleApi.signIn({ email, password }));
       navigate('/');
     } catch (err) {
-      setError(errorText(err));
+      setError(shownError(err));
     } finally {
       setBusy(false);
     }
