@@ -4,6 +4,7 @@ import { PlainPage } from '../components/PageFrame.tsx';
 import { consoleApi } from '../console-client.ts';
 import type { Me } from '../console-types.ts';
 import { NOT_A_MEMBER } from '../plain-errors.ts';
+import { Header } from './Header.tsx';
 
 /**
  * A URL for a team the person is not in. The API answers it exactly as a team that does not
@@ -15,8 +16,10 @@ export function NotAMemberPage() {
   useEffect(() => {
     consoleApi.getMe().then(setMe, () => setMe(null));
   }, []);
+  const home = me?.currentTeamId ?? me?.teams[0]?.id;
   return (
-    <PlainPage title="Team not available">
+    // The person's own header (their current team in the switcher, sign-out) once they are known.
+    <PlainPage title="Team not available" header={home ? <Header me={me} teamId={home} /> : undefined}>
       <h1>Team not available</h1>
       <p data-testid="not-a-member">{NOT_A_MEMBER}</p>
       {me && me.teams.length > 0 && (
