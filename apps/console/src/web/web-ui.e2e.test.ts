@@ -55,7 +55,9 @@ describe('the console web UI', () => {
     const slug = `ui-${Date.now().toString(36)}`;
     await page.getByLabel('Name', { exact: true }).fill('UI Team');
     await page.getByLabel('URL name (slug)').fill('api');
-    await expect.poll(() => page.getByText('This slug is reserved.').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('This URL name is kept for the app’s own pages. Please choose another.').count())
+      .toBe(1);
     await page.getByLabel('URL name (slug)').fill(slug);
     await page.getByText(`${slug} is available`).waitFor();
     await page.getByRole('button', { name: 'Create team' }).click();
@@ -126,7 +128,13 @@ describe('the console web UI', () => {
     // Another team's property (or a made-up id) reads as not found, in words, with a way to retry.
     await page.goto(`${base}/t/${teamId}/p/00000000-0000-4000-8000-000000000000/activity`);
     await page.getByRole('alert').waitFor();
-    expect(await page.getByRole('alert').textContent()).toBe('No property with that id in this team.');
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'This property could not be found. It may have been deleted, or the link may be wrong.',
+    );
+    // The API's own words stay one click away.
+    expect(await page.locator('.error-line details pre').textContent()).toBe(
+      'NOT_FOUND (HTTP 404): No property with that id in this team.',
+    );
     await page.getByRole('button', { name: 'Try again' }).waitFor();
     expect(await page.getByText('Loading…').count()).toBe(0);
     await shot(page, 'property-not-found');

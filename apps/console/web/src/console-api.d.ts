@@ -904,6 +904,7 @@ export interface components {
              * @description 10–256 characters.
              */
             password: string;
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name: string;
         };
         SignIn: {
@@ -948,6 +949,7 @@ export interface components {
         };
         /** @description The header shows the logo and display name. */
         TeamBranding: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             displayName?: string;
             /** Format: uri */
             logoUrl?: string;
@@ -990,6 +992,7 @@ export interface components {
             joinedAt: string;
         };
         CreateTeam: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name: string;
             /**
              * @description Lower-case letters, digits and hyphens, 3–48 characters, not starting or ending with a hyphen, unique, not reserved (api, admin, app, www, …).
@@ -1009,6 +1012,7 @@ export interface components {
             message?: string;
         };
         UpdateTeam: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name?: string;
             /**
              * @description Lower-case letters, digits and hyphens, 3–48 characters, not starting or ending with a hyphen, unique, not reserved (api, admin, app, www, …).
@@ -1091,6 +1095,7 @@ export interface components {
             createdAt: string;
         };
         CreateProperty: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name: string;
             /**
              * @description The site’s host (example.com); a scheme, path or leading www. is dropped.
@@ -1107,6 +1112,7 @@ export interface components {
             brandTerms?: string[];
         };
         UpdateProperty: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name?: string;
             /**
              * @description Only paid plans (starter, growth, scale) ingest crawl activity and appear under /v1.
@@ -1121,6 +1127,7 @@ export interface components {
             competitor: components["schemas"]["Competitor"];
         };
         CreateCompetitor: {
+            /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
             name: string;
             /**
              * @description The site’s host (example.com); a scheme, path or leading www. is dropped.
@@ -1134,6 +1141,7 @@ export interface components {
             prompt: components["schemas"]["ConsolePrompt"];
         };
         CreatePrompt: {
+            /** @description Trimmed; empty or only spaces is refused. */
             text: string;
             tags?: string[];
         };
@@ -1948,7 +1956,10 @@ export interface components {
             secret: string;
         };
         CreateApiKey: {
-            /** @default API key */
+            /**
+             * @description Trimmed; empty or only spaces is refused. At most 200 characters.
+             * @default API key
+             */
             name: string;
             /**
              * @description Read and Write keys both read /v1 today; Write is reserved for future write endpoints.

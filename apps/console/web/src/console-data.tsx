@@ -3,12 +3,14 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from './api-error.ts';
 import type { Me } from './console-types.ts';
+import { plainText, type ShownError, shownError } from './plain-errors.ts';
 
-/** An error in words: the API's message, then each field it names. */
-export function errorText(err: unknown): string {
-  if (!(err instanceof ApiError)) return String(err);
-  return [err.message, ...err.details.map((d) => `${d.path}: ${d.message}`)].join(' ');
-}
+/** An error as a plain sentence; `shownError` adds the API's own words for the details toggle. */
+export const errorText = (err: unknown): string => plainText(err);
+export { shownError };
+
+/** What an error line shows: a ShownError, or a sentence the page wrote itself. */
+export type ErrorShown = ShownError | string | null;
 
 /** Owners and admins change things; members read. */
 export const canManage = (me: Me | null, teamId: string) => {
@@ -23,7 +25,7 @@ export const canManage = (me: Me | null, teamId: string) => {
 export function useConsoleData<T>(key: string, load: () => Promise<T>) {
   const navigate = useNavigate();
   const [data, setData] = useState<T | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const latestLoad = useRef(load);
   latestLoad.current = load;
 
@@ -34,7 +36,7 @@ export function useConsoleData<T>(key: string, load: () => Promise<T>) {
         setError(null);
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) navigate('/sign-in');
-        else setError(errorText(err));
+        else setError(shownError(err));
       }
     },
     [navigate],
@@ -48,10 +50,22 @@ export function useConsoleData<T>(key: string, load: () => Promise<T>) {
 }
 
 /** The error line every view shows above its content. */
-export function ErrorLine({ error }: { error: string | null }) {
-  return error ? (
-    <p role="alert" className="error">
-      {error}
-    </p>
-  ) : null;
+export function ErrorLine({ error }: { error: ErrorShown }) {
+  if (!error) return null;
+  const { text, technical } = typeof error === 'string' ? { text: error, technical: undefined } : error;
+  // Only the sentence is the alert (what a screen reader announces, what tests read); the API's
+  // words sit beside it.
+  return (
+    <div className="error-line">
+      <p role="alert" className="error">
+        {text}
+      </p>
+      {technical && (
+        <details className="technical">
+          <summary>Technical details</summary>
+          <pre>{technical}</pre>
+        </details>
+      )}
+    </div>
+  );
 }

@@ -102,7 +102,19 @@ export const passwordSchema = z
   .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`)
   .openapi({ description: `${PASSWORD_MIN}–${PASSWORD_MAX} characters.`, format: 'password' });
 
-export const displayNameSchema = z.string().trim().min(1, 'must not be empty').max(NAME_MAX);
+/** Said of a name, a term or a prompt that is empty or only spaces (it is trimmed first). */
+export const BLANK_MESSAGE = 'must not be blank';
+
+/**
+ * A person's, team's, property's, competitor's or key's name: trimmed, so spaces alone are
+ * refused as blank rather than stored as a name nobody can see.
+ */
+export const displayNameSchema = z
+  .string()
+  .trim()
+  .min(1, BLANK_MESSAGE)
+  .max(NAME_MAX)
+  .openapi({ description: `Trimmed; empty or only spaces is refused. At most ${NAME_MAX} characters.` });
 
 export const roleSchema = z.enum(['owner', 'admin', 'member']).openapi({
   description:
@@ -154,7 +166,7 @@ export const domainSchema = z
 
 /** Brand terms, competitor terms, prompt tags: short trimmed words, no duplicates kept. */
 export const termListSchema = z
-  .array(z.string().trim().min(1, 'must not be empty').max(NAME_MAX))
+  .array(z.string().trim().min(1, BLANK_MESSAGE).max(NAME_MAX))
   .max(TERMS_MAX)
   .transform((terms) => [...new Set(terms)]);
 

@@ -8,6 +8,7 @@ import {
 } from '../read-params.ts';
 import {
   accessSchema,
+  BLANK_MESSAGE,
   displayNameSchema,
   domainSchema,
   emailSchema,
@@ -86,7 +87,12 @@ export const createCompetitorBody = z
 
 export const createPromptBody = z
   .strictObject({
-    text: z.string().trim().min(1, 'must not be empty').max(PROMPT_TEXT_MAX),
+    text: z
+      .string()
+      .trim()
+      .min(1, BLANK_MESSAGE)
+      .max(PROMPT_TEXT_MAX)
+      .openapi({ description: 'Trimmed; empty or only spaces is refused.' }),
     tags: termListSchema.optional(),
   })
   .openapi('CreatePrompt');

@@ -2,7 +2,7 @@ import { ONBOARDING_CATEGORY_MAX } from '@vt/contracts/console-limits';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { consoleApi } from '../console-client.ts';
-import { useConsoleData } from '../console-data.tsx';
+import { ErrorLine, useConsoleData } from '../console-data.tsx';
 import type { OnboardingChecklist } from '../console-types.ts';
 
 type Step = OnboardingChecklist['steps'][number]['step'];
@@ -93,11 +93,7 @@ export function PropertySetup(props: {
   return (
     <section className="setup" aria-labelledby={`${id}-title`} data-testid="property-setup">
       <h2 id={`${id}-title`}>Finish setting up</h2>
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       <SetupSteps teamId={teamId} propertyId={propertyId} checklist={data.checklist} />
       {props.manages && (!stepDone('prompts') || !stepDone('competitors')) && (
         <details open={!stepDone('prompts')}>

@@ -73,10 +73,11 @@ export function DailyRateLines({ data, keys, names, summary, testId }: SeriesCha
   return (
     <figure className="chart" role="img" aria-label={summary} data-testid={testId}>
       <ResponsiveContainer width="100%" height={240}>
-        <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
+        {/* No negative left margin here: "100%" is the widest tick and was cut to "00%". */}
+        <LineChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="date" tickFormatter={shortDay} minTickGap={16} />
-          <YAxis domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
+          <YAxis domain={[0, 1]} width={60} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
           <Tooltip
             labelFormatter={(d) => shortDay(String(d))}
             formatter={(v) => (typeof v === 'number' ? `${Math.round(v * 100)}%` : String(v))}

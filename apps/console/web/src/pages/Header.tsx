@@ -36,10 +36,14 @@ export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
           </select>
         </label>
       )}
-      {me && <Link to={`/t/${teamId}`}>Properties</Link>}
-      {me && <Link to={`/t/${teamId}/keys`}>API keys</Link>}
-      {me && <Link to={`/t/${teamId}/settings`}>Team</Link>}
-      {me && <Link to="/teams/new">New team</Link>}
+      {me && (
+        <nav aria-label="Team" className="team-nav">
+          <Link to={`/t/${teamId}`}>Properties</Link>
+          <Link to={`/t/${teamId}/keys`}>API keys</Link>
+          <Link to={`/t/${teamId}/settings`}>Team</Link>
+          <Link to="/teams/new">New team</Link>
+        </nav>
+      )}
       <span className="spacer" />
       {me && <span className="who">{me.user.email}</span>}
       <button type="button" onClick={signOut}>

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../api-error.ts';
+import { PlainPage } from '../components/PageFrame.tsx';
 import { consoleApi } from '../console-client.ts';
 import { Loading } from './ViewPage.tsx';
 
@@ -18,5 +19,9 @@ export function HomePage() {
       },
     );
   }, [navigate]);
-  return <Loading />;
+  return (
+    <PlainPage title="Loading">
+      <Loading />
+    </PlainPage>
+  );
 }

@@ -90,7 +90,9 @@ export function KeysPage() {
               <th>Access</th>
               <th>Scope</th>
               <th>Last used</th>
-              <th />
+              <th>
+                <span className="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>

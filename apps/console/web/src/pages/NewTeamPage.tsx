@@ -2,18 +2,20 @@ import { NAME_MAX } from '@vt/contracts/console-limits';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../api-error.ts';
+import { PlainPage } from '../components/PageFrame.tsx';
 import { SlugField } from '../components/SlugField.tsx';
 import { consoleApi } from '../console-client.ts';
-import { ErrorLine, errorText } from '../console-data.tsx';
+import { ErrorLine, type ErrorShown, shownError } from '../console-data.tsx';
 import type { SlugCheck } from '../console-types.ts';
 import { fieldText } from '../form-fields.ts';
+import { slugCheckText } from '../plain-errors.ts';
 
 /** A new team, with the slug checked as it is typed; its creator becomes its owner. */
 export function NewTeamPage() {
   const navigate = useNavigate();
   const [slug, setSlug] = useState('');
   const [check, setCheck] = useState<SlugCheck | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorShown>(null);
 
   useEffect(() => {
     if (!slug) return setCheck(null);
@@ -31,12 +33,12 @@ export function NewTeamPage() {
       navigate(`/t/${created.team.id}`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return navigate('/sign-in');
-      setError(errorText(err));
+      setError(shownError(err));
     }
   }
 
   return (
-    <main className="narrow">
+    <PlainPage title="Create a team">
       <h1>Create a team</h1>
       <form onSubmit={submit} aria-label="Create a team">
         <label>
@@ -45,7 +47,7 @@ export function NewTeamPage() {
         <SlugField value={slug} onChange={(e) => setSlug(e.target.value)} />
         {check && (
           <p className={check.available ? 'ok' : 'error'} aria-live="polite">
-            {check.available ? `${check.slug} is available` : check.message}
+            {slugCheckText(check)}
           </p>
         )}
         <ErrorLine error={error} />
@@ -53,6 +55,6 @@ export function NewTeamPage() {
           Create team
         </button>
       </form>
-    </main>
+    </PlainPage>
   );
 }

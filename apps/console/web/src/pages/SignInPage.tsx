@@ -1,14 +1,15 @@
 import { NAME_MAX, PASSWORD_MIN } from '@vt/contracts/console-limits';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { PlainPage } from '../components/PageFrame.tsx';
 import { consoleApi } from '../console-client.ts';
-import { ErrorLine, errorText } from '../console-data.tsx';
+import { ErrorLine, type ErrorShown, shownError } from '../console-data.tsx';
 import { fieldText } from '../form-fields.ts';
 
 /** Sign in, or create an account: the session comes back as an httpOnly cookie. */
 export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
   const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ErrorShown>(null);
   const [busy, setBusy] = useState(false);
   const signUp = mode === 'sign-up';
 
@@ -25,14 +26,14 @@ export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         : consoleApi.signIn({ email, password }));
       navigate('/');
     } catch (err) {
-      setError(errorText(err));
+      setError(shownError(err));
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <main className="narrow">
+    <PlainPage title={signUp ? 'Create your account' : 'Sign in'}>
       <h1>{signUp ? 'Create your account' : 'Sign in'}</h1>
       <form onSubmit={submit} aria-label={signUp ? 'Sign up' : 'Sign in'}>
         {signUp && (
@@ -59,6 +60,6 @@ export function SignInPage({ mode }: { mode: 'sign-in' | 'sign-up' }) {
         </button>
       </form>
       <p>{signUp ? <Link to="/sign-in">I have an account</Link> : <Link to="/sign-up">Create an account</Link>}</p>
-    </main>
+    </PlainPage>
   );
 }

@@ -51,7 +51,9 @@ export function TeamPage() {
                 <th>Name</th>
                 <th>Domain</th>
                 <th>Plan</th>
-                <th />
+                <th>
+                  <span className="visually-hidden">Links</span>
+                </th>
               </tr>
             </thead>
             <tbody>

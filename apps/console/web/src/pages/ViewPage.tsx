@@ -1,11 +1,14 @@
 import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { Main, SkipLink } from '../components/PageFrame.tsx';
 import { PropertySetup } from '../components/SetupChecklist.tsx';
-import { canManage, ErrorLine } from '../console-data.tsx';
+import { canManage, ErrorLine, type ErrorShown } from '../console-data.tsx';
 import type { CrawlSetup, Me } from '../console-types.ts';
+import { useDocumentTitle } from '../document-title.ts';
 import { formatWhen } from '../team-time.ts';
 import { Header } from './Header.tsx';
+import { NotAMemberPage } from './NotAMemberPage.tsx';
 
 const PROPERTY_TABS = [
   ['activity', 'Activity'],
@@ -18,14 +21,15 @@ const PROPERTY_TABS = [
 ] as const;
 
 /**
- * The frame of every signed-in view: the header, the title, the error line. A property's views
- * also get its name and their tabs; the others a way back to the team's properties.
+ * The frame of every signed-in view: the skip link, the header, the title (also the document's),
+ * the error line. A property's views also get its name and their tabs; the others a way back to
+ * the team's properties. A team the person is not in gets a page that says so instead.
  */
 export function ViewPage(props: {
   me: Me | null;
   teamId: string;
   title: string;
-  error: string | null;
+  error: ErrorShown;
   back?: boolean;
   property?: { id: string; name: string; domain: string } | null;
   /** The property's setup checklist tells the page when it added a prompt or a competitor. */
@@ -33,10 +37,16 @@ export function ViewPage(props: {
   children: ReactNode;
 }) {
   const { property, teamId } = props;
+  const teamName = props.me?.teams.find((t) => t.id === teamId)?.name;
+  const notAMember = typeof props.error === 'object' && props.error?.notAMember === true;
+  // The not-a-member page's own title, here too: a parent's effect runs after its child's.
+  useDocumentTitle(...(notAMember ? ['Team not available'] : [props.title, property ? property.name : teamName]));
+  if (notAMember) return <NotAMemberPage />;
   return (
     <>
+      <SkipLink />
       <Header me={props.me} teamId={teamId} />
-      <main>
+      <Main>
         {props.back && (
           <p>
             <Link to={`/t/${teamId}`}>← Properties</Link>
@@ -69,7 +79,7 @@ export function ViewPage(props: {
           />
         )}
         {props.children}
-      </main>
+      </Main>
     </>
   );
 }
