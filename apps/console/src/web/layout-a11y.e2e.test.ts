@@ -89,7 +89,7 @@ async function open(page: Page, path: string) {
   await page.goto(`${ui.base}${path}`);
   await page.waitForLoadState('networkidle');
   await page.locator('main h1').first().waitFor();
-  await expect.poll(() => page.getByText('Loading…').count()).toBe(0);
+  await expect.poll(() => page.getByText('Loading…').count(), { message: `still loading: ${path}` }).toBe(0);
 }
 
 async function serious(page: Page) {

@@ -39,7 +39,9 @@ export function AnswerDialog(props: {
       </div>
       <ErrorLine error={error} />
       {!answer ? (
-        !error && <p className="loading">Loading…</p>
+        // Only while an answer is asked for: the closed dialog stays in the page, and a hidden
+        // "Loading…" there would read as a view that never finished loading.
+        !error && responseId && <p className="loading">Loading…</p>
       ) : (
         <div data-testid="answer-detail">
           <p className="prompt-asked">
