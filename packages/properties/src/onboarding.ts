@@ -1,3 +1,4 @@
+import { aiPlatformName } from '@vt/attribution';
 import { formatUtcDay, type PrismaClient, type Property } from '@vt/db';
 import { crawlConnection, webhookConnection } from './connection.ts';
 import { suggestCompetitors, suggestPrompts } from './suggestions.ts';
@@ -14,9 +15,9 @@ const dayOf = (iso: string) => iso.slice(0, 10);
 /**
  * What of each property's setup is done. Prompts, competitors and stored answers are counted for
  * every property in one query each; the crawl and webhook steps read each property's delivery log
- * as its setup dialog does, so the checklist and the dialog never disagree. "Answers" stands for
- * "AI platform keys configured": this branch has no collector status to read, and answers stored
- * are what keys produce.
+ * as its setup dialog does, so the checklist and the dialog never disagree. The answers step is
+ * done once answers are stored (what platform keys produce); until then it says what the answer
+ * collector last published: no platform key set, or which platforms ask and when next.
  */
 export async function onboardingChecklists(
   db: PrismaClient,
@@ -24,7 +25,7 @@ export async function onboardingChecklists(
   now = new Date(),
 ): Promise<Map<string, OnboardingChecklist>> {
   const ids = properties.map((p) => p.id);
-  const [prompts, competitors, answers] = await Promise.all([
+  const [prompts, competitors, answers, platforms] = await Promise.all([
     db.prompt.groupBy({ by: ['propertyId'], where: { propertyId: { in: ids }, active: true }, _count: { _all: true } }),
     db.competitor.groupBy({ by: ['propertyId'], where: { propertyId: { in: ids } }, _count: { _all: true } }),
     db.responseDailyCount.groupBy({
@@ -33,7 +34,9 @@ export async function onboardingChecklists(
       _sum: { responses: true },
       _max: { day: true },
     }),
+    db.answerPlatformStatus.findMany({ where: { configured: true }, orderBy: { nextRunAt: 'asc' } }),
   ]);
+  const noAnswerYet = waitingForAnswers(platforms);
   const promptCount = new Map(prompts.map((r) => [r.propertyId, r._count._all]));
   const competitorCount = new Map(competitors.map((r) => [r.propertyId, r._count._all]));
   const answerRows = new Map(answers.map((r) => [r.propertyId, r]));
@@ -82,13 +85,21 @@ export async function onboardingChecklists(
           detail:
             nAnswers > 0 && stored?._max.day
               ? `${plural(nAnswers, 'answer', 'answers')} stored, the latest on ${formatUtcDay(stored._max.day)}`
-              : 'No AI answer yet',
+              : noAnswerYet,
         },
       ];
       result.set(property.id, { steps, complete: steps.every((s) => s.done) });
     }),
   );
   return result;
+}
+
+/** Why a property has no answer yet, from the platforms the collector reported as configured. */
+function waitingForAnswers(configured: readonly { platform: string; nextRunAt: Date }[]): string {
+  const next = configured[0];
+  if (!next) return 'No AI answer yet: no AI platform key is set on the answer collector';
+  const names = configured.map((p) => aiPlatformName(p.platform)).join(', ');
+  return `No AI answer yet: ${names} will ask at the next run, ${next.nextRunAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 /** The domains a property's stored answers cite, by the number of answers citing each. */

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import { createReadApiHarness } from '@vt/read-api/testing';
 import { testEnv } from '@vt/test-support';
@@ -138,6 +139,21 @@ describe('the console web UI', () => {
     await page.getByRole('button', { name: 'Try again' }).waitFor();
     expect(await page.getByText('Loading…').count()).toBe(0);
     await shot(page, 'property-not-found');
+    await page.close();
+  });
+
+  it('loads at most 250 KB of JavaScript (gzip) before a person can sign in', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const scripts = new Map<string, number>();
+    page.on('response', async (response) => {
+      if (response.request().resourceType() === 'script')
+        scripts.set(response.url(), gzipSync(await response.body()).length);
+    });
+    await page.goto(`${base}/sign-in`, { waitUntil: 'networkidle' });
+    const initialKb = [...scripts.values()].reduce((a, b) => a + b, 0) / 1024;
+    console.log(`initial JavaScript: ${initialKb.toFixed(1)} KB gzip in ${scripts.size} file(s)`);
+    expect(scripts.size).toBeGreaterThan(0);
+    expect(initialKb).toBeLessThanOrEqual(250);
     await page.close();
   });
 

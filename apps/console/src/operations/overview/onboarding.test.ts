@@ -1,3 +1,4 @@
+import { scratchDatabase } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createConsoleHarness } from '../../testing/index.ts';
 
@@ -149,5 +150,50 @@ describe("a property's onboarding", () => {
     const res = await h.as(stranger.token, teamId).get(t.onboarding);
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe("a property's onboarding, before its first answer", () => {
+  it('says why no answer has come: no platform key on the collector, or which platforms ask and when', async () => {
+    // The collector's status is one per deployment: a database of its own, so no other file's rows count.
+    const scratch = await scratchDatabase('console_onboarding');
+    const own = createConsoleHarness({ db: scratch.db, now: TODAY, sessionTtlMs: 7 * 86_400_000 });
+    try {
+      const owner = await own.signUp('owner');
+      const { teamId } = await own.teamOf(owner);
+      const as = own.as(owner.token, teamId);
+      const created = await as.post('/api/properties', { name: 'Acme', domain: 'acme.example', plan: 'growth' });
+      const onboarding = `/api/properties/${created.body.property.id}/onboarding`;
+      const answersStep = async () =>
+        (await as.get(onboarding)).body.checklist.steps.find((s: { step: string }) => s.step === 'answers');
+
+      expect(await answersStep()).toEqual({
+        step: 'answers',
+        done: false,
+        detail: 'No AI answer yet: no AI platform key is set on the answer collector',
+      });
+      const status = (platform: string, configured: boolean, nextRunAt: string) => ({
+        platform,
+        configured,
+        collectAtUtc: nextRunAt.slice(11, 16),
+        nextRunAt: new Date(nextRunAt),
+        reportedAt: TODAY,
+      });
+      await scratch.db.answerPlatformStatus.createMany({
+        data: [
+          status('claude', true, '2026-04-21T06:00:00Z'),
+          status('chatgpt', true, '2026-04-21T06:00:00Z'),
+          status('gemini', false, '2026-04-21T06:00:00Z'),
+        ],
+      });
+      const waiting = await answersStep();
+      expect(waiting.done).toBe(false);
+      expect(waiting.detail).toMatch(
+        /^No AI answer yet: (Claude, ChatGPT|ChatGPT, Claude) will ask at the next run, 2026-04-21 06:00 UTC$/,
+      );
+    } finally {
+      await own.close();
+      await scratch.drop();
+    }
   });
 });
