@@ -192,7 +192,8 @@ describe('the Next.js middleware', () => {
     await settled();
 
     expect(middleware.stats()).toMatchObject({ sentLines: 4, heldLines: 0 });
-    expect(await property.received()).toBe(4);
+    // The gateway logs the delivery a moment after it answers.
+    await expect.poll(() => property.received(), { timeout: 10_000 }).toBe(4);
     expect(await property.kept()).toEqual([
       expect.objectContaining({ path: '/docs', statusCode: 200, aiPlatform: 'perplexity' }),
       expect.objectContaining({

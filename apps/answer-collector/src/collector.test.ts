@@ -1,9 +1,9 @@
 import { answerCollectorConfigSchema } from '@vt/config';
 import { generateApiKey } from '@vt/credentials';
-import { formatUtcDay, utcDay } from '@vt/db';
+import { formatUtcDay, type PrismaClient, utcDay } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { createReadApiHarness } from '@vt/read-api/testing';
-import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
+import { isolatedQueuePrefix, scratchDatabase, testEnv, uniqueSlug } from '@vt/test-support';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejudgeProperty } from './jobs/rejudge-property.ts';
@@ -18,10 +18,14 @@ import { startFakePlatforms } from './testing/fake-platforms.ts';
 // four platforms' APIs: the day's schedule → one job per (prompt, platform) → ask → judge →
 // store, then /v1 serves it. Never asks twice; one platform's outage does not hold up the others;
 // paused prompts and unpaid properties are not asked; changed terms re-judge stored answers.
+// On a database of its own: a day's schedule asks every paid property of the database, and the
+// run's holds hundreds from other files (on a loaded machine their questions kept one of this
+// file's past its wait).
 
-const db = testDb();
 const today = formatUtcDay(utcDay(new Date()));
-const readApi = createReadApiHarness();
+let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
+let db: PrismaClient;
+let readApi: ReturnType<typeof createReadApiHarness>;
 let fake: Awaited<ReturnType<typeof startFakePlatforms>>;
 let collector: Awaited<ReturnType<typeof startAnswerCollector>>;
 
@@ -59,9 +63,13 @@ async function waitFor<T>(what: () => Promise<T>, done: (value: T) => boolean, t
 }
 
 beforeAll(async () => {
+  scratch = await scratchDatabase('answer_collector');
+  db = scratch.db;
+  readApi = createReadApiHarness({ db });
   fake = await startFakePlatforms(answerOf);
   const config = answerCollectorConfigSchema.parse({
     ...testEnv,
+    DATABASE_URL: scratch.url,
     QUEUE_PREFIX: isolatedQueuePrefix(),
     ANSWER_COLLECTOR_METRICS_PORT: '0',
     HOST: '127.0.0.1',
@@ -84,7 +92,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await collector?.close();
   await fake?.close();
-  await readApi.close();
+  await readApi?.close();
+  await scratch?.drop();
 });
 
 describe('answer collection', () => {

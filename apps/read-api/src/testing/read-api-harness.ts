@@ -1,4 +1,4 @@
-import { sqlReaderOf } from '@vt/db';
+import { type PrismaClient, sqlReaderOf } from '@vt/db';
 import { createLogger, type Logger } from '@vt/logger';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
@@ -11,6 +11,8 @@ import { createReadRateLimiter } from '../rate-limiter.ts';
 import { type ReadRoute, readRoute } from '../read-route.ts';
 
 export interface ReadApiHarnessOptions {
+  /** The database to serve from: the run's by default, or a test file's own (scratchDatabase). */
+  db?: PrismaClient;
   /** Requests per minute per key; tests that are not about the limit leave it high. */
   rateLimitPerMinute?: number;
   /** How long a looked-up key is trusted, in ms (1 by default; 0 would mean forever, as in lru-cache). */
@@ -35,7 +37,7 @@ export interface ReadApiHarnessOptions {
  * Redis prefix of its own so no other file's requests count against a test's keys.
  */
 export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
-  const db = testDb();
+  const db = options.db ?? testDb();
   const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
   const prefix = options.prefix ?? isolatedQueuePrefix();
   const logger = options.logger ?? createLogger({ name: 'read-api', level: 'silent' });
