@@ -48,7 +48,7 @@ export function AnswerDialog(props: {
             Asked: <q>{answer.prompt}</q>
           </p>
           <p className="meta" data-testid="answer-verdict">
-            <span className={`badge ${answer.mentioned ? 'verified' : 'missed'}`}>
+            <span className={`badge words ${answer.mentioned ? 'verified' : 'missed'}`}>
               {answer.mentioned ? 'Mentioned' : 'Not mentioned'}
             </span>{' '}
             {answer.mentioned ? (

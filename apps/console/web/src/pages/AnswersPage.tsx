@@ -245,7 +245,7 @@ function Responses({ responses, onOpen }: { responses: PropertyResponses; onOpen
       {responses.data.map((r) => (
         <li key={r.id}>
           <p className="meta">
-            <span className={`badge ${r.mentioned ? 'verified' : 'missed'}`}>
+            <span className={`badge words ${r.mentioned ? 'verified' : 'missed'}`}>
               {r.mentioned ? 'Mentioned' : 'Not mentioned'}
             </span>{' '}
             <strong>{platformName(r.model)}</strong> · {r.date} · “{r.prompt}”

@@ -146,7 +146,7 @@ function Verdict(props: { cell: Cell; platform: string; prompt: string; onOpen(r
         <span className="visually-hidden">
           Read {props.platform}'s answer to “{props.prompt}”:{' '}
         </span>
-        <span className={`badge ${latest.mentioned ? 'verified' : 'missed'}`}>
+        <span className={`badge words ${latest.mentioned ? 'verified' : 'missed'}`}>
           {latest.mentioned ? 'Mentioned' : 'Not mentioned'}
         </span>{' '}
         <span className="verdict-detail">{detail}</span> <span className="hint">{latest.date}</span>
