@@ -54,7 +54,13 @@ export async function startIngestGateway() {
         (await harness.jobs())
           .filter((job) => job.propertyId === property.id)
           .flatMap((job) => job.events)
-          .sort((a, b) => a.path.localeCompare(b.path)),
+          // Jobs arrive in any order: by path, and on one path crawler visits before referred ones.
+          .sort(
+            (a, b) =>
+              a.path.localeCompare(b.path) ||
+              Number(a.crawler === undefined) - Number(b.crawler === undefined) ||
+              (a.crawler ?? '').localeCompare(b.crawler ?? ''),
+          ),
     };
   }
 
