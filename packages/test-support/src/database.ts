@@ -1,15 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { createDatabaseFromTemplate, createPrismaClient, dropDatabase, type PrismaClient } from '@vt/db';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { testEnv } from './test-env.ts';
 
 let client: PrismaClient | undefined;
 
-// Registered when a test file imports this module (collection time), not when a test first asks.
-afterAll(async () => {
+/**
+ * Ends the test client after a file's tests: the setup file `close-test-db.ts` registers it for
+ * every file. (A hook registered here, on import, would run after the first file only: the main
+ * suite's files share a worker's modules.)
+ */
+export async function closeTestDb() {
   await client?.$disconnect();
   client = undefined;
-});
+}
 
 /** A test's Prisma client: a small pool, and timeouts that fail a stuck test rather than hang it. */
 const clientOf = (databaseUrl: string) =>
