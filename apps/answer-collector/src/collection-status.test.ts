@@ -8,6 +8,7 @@ import { geminiClient } from './platforms/gemini.ts';
 import { openAiClient } from './platforms/openai.ts';
 import { startAnswerCollector } from './start.ts';
 import { startFakePlatforms } from './testing/fake-platforms.ts';
+import { waitFor } from './testing/wait-for.ts';
 
 // What the collector publishes for the console: which platforms it collects from (never a key),
 // when the daily run is next, and what each run did per property and platform. On a database of
@@ -34,16 +35,6 @@ async function propertyWithPrompts(count: number) {
 
 const runsOf = (propertyId: string) =>
   scratch.db.answerCollectionRun.findMany({ where: { propertyId }, orderBy: { platform: 'asc' } });
-
-async function waitFor<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   scratch = await scratchDatabase('collection_status');

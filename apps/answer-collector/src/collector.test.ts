@@ -13,6 +13,7 @@ import { openAiClient } from './platforms/openai.ts';
 import { perplexityClient } from './platforms/perplexity.ts';
 import { startAnswerCollector } from './start.ts';
 import { startFakePlatforms } from './testing/fake-platforms.ts';
+import { waitFor } from './testing/wait-for.ts';
 
 // The collector end to end, on the real Postgres and Redis, against local servers that speak the
 // four platforms' APIs: the day's schedule → one job per (prompt, platform) → ask → judge →
@@ -50,16 +51,6 @@ async function world(plan: 'growth' | 'free' = 'growth') {
   const issued = generateApiKey();
   await db.apiKey.create({ data: { teamId: team.id, name: 'k', keyHash: issued.hash, prefix: issued.prefix } });
   return { property, asked, paused, key: issued.key };
-}
-
-async function waitFor<T>(what: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await what();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting; last value ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 beforeAll(async () => {
