@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConsoleConfig } from '@vt/config';
 import type { Logger } from '@vt/logger';
-import { answerScheduleJob, createQueue, enqueue, type Queue, rejudgePropertyJob } from '@vt/queue';
+import { wakeEmailSender } from '@vt/mail';
+import { answerScheduleJob, createQueue, emailJob, enqueue, type Queue, rejudgePropertyJob } from '@vt/queue';
 import { startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import { createCollectNow } from './collection/collect-now.ts';
+import { caughtMailReader } from './mail/caught-mail.ts';
 import { consoleOperations } from './operations/index.ts';
 
 /** Where `pnpm --filter @vt/console build:web` puts the web UI. */
@@ -32,12 +34,15 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
       const now = () => new Date();
       const rejudgeQueue = createQueue(rejudgePropertyJob, redis, config.QUEUE_PREFIX);
       const scheduleQueue = createQueue(answerScheduleJob, redis, config.QUEUE_PREFIX);
+      const emailQueue = createQueue(emailJob, redis, config.QUEUE_PREFIX);
       const operations = consoleOperations({
         db,
         now,
         sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
         requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
         collectNow: createCollectNow({ redis, keyPrefix: config.QUEUE_PREFIX, queue: scheduleQueue, now }),
+        wakeEmailSender: (emailId) => wakeEmailSender(emailQueue, emailId),
+        ...(config.MAIL_CATCHER_URL ? { caughtMail: caughtMailReader(config.MAIL_CATCHER_URL) } : {}),
         connection: {
           publicIngestUrl: config.PUBLIC_INGEST_URL,
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
@@ -55,6 +60,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
         close: async () => {
           await rejudgeQueue.close();
           await scheduleQueue.close();
+          await emailQueue.close();
         },
         app: buildConsoleApp({
           db,

@@ -7,9 +7,12 @@ import {
   databaseEnv,
   ingestGatewayPortEnv,
   jobLockEnv,
+  isLoopbackHost,
   leadWorkerPortEnv,
   logEnv,
+  mailEnv,
   nonNegativeInt,
+  notifierPortEnv,
   positiveInt,
   previousWebhookSigningKeyEnv,
   readApiPortEnv,
@@ -99,6 +102,28 @@ export const leadWorkerConfigSchema = z.object({
 });
 export type LeadWorkerConfig = z.output<typeof leadWorkerConfigSchema>;
 
+export const notifierConfigSchema = z.object({
+  ...notifierPortEnv,
+  ...mailEnv,
+  EMAIL_CONCURRENCY: positiveInt(4).describe('Emails this process sends at once.'),
+  MAIL_MAX_ATTEMPTS: positiveInt(20).describe(
+    'Attempts at one email before it is marked failed while the SMTP server is down or defers it (4xx); a permanent rejection (5xx) fails it at once.',
+  ),
+  MAIL_RETRY_BASE_MS: positiveInt(30_000).describe(
+    'Wait before the second attempt at an email; each later wait doubles, up to MAIL_RETRY_MAX_MS (20 attempts span about 14 hours by default).',
+  ),
+  MAIL_RETRY_MAX_MS: positiveInt(3_600_000).describe('Longest wait between two attempts at an email.'),
+  MAIL_SEND_TIMEOUT_MS: positiveInt(30_000).describe(
+    "How long one SMTP step (connect, greeting, each reply) may take before the attempt fails and is retried; a row's claim lasts four times this.",
+  ),
+  MAIL_SWEEP_INTERVAL_MS: positiveInt(15_000).describe(
+    'How often the notifier looks for emails due whose job is missing (an enqueue lost after commit, a retry, a notifier that died mid-send) and queues them again.',
+  ),
+  ...jobLockEnv,
+  ...serviceEnv,
+});
+export type NotifierConfig = z.output<typeof notifierConfigSchema>;
+
 /** One AI platform's API: its key (unset: the platform is skipped), model and base URL. */
 function platformEnv<P extends string>(prefix: P, platform: string, model: string, baseUrl: string) {
   // Empty counts as unset, so compose's `${OPENAI_API_KEY:-}` leaves a platform off rather than failing.
@@ -181,6 +206,21 @@ export const consoleConfigSchema = z.object({
     'Failed sign-ins per client address per window before that client answers 429 (shared through Redis).',
   ),
   SIGN_IN_WINDOW_SECONDS: positiveInt(900).describe('The window the sign-in failure limits count over.'),
+  MAIL_CATCHER_URL: z
+    .preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .refine(
+          (v) => /^http:\/\//.test(v) && URL.canParse(v) && isLoopbackHost(new URL(v).hostname),
+          'must be an http:// URL on this machine (127.0.0.1, localhost or [::1])',
+        )
+        .transform((v) => v.replace(/\/+$/, ''))
+        .optional(),
+    )
+    .describe(
+      'Development only: the embedded mail catcher `pnpm start` runs, whose caught copy of each email the console then shows. Unset (production): that view does not exist.',
+    ),
   ...publicIngestUrlEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
@@ -214,6 +254,17 @@ export const devStartConfigSchema = opsConfigSchema.extend({
   ...ingestGatewayPortEnv,
   ...crawlWorkerPortEnv,
   ...leadWorkerPortEnv,
+  ...notifierPortEnv,
+  SMTP_URL: mailEnv.SMTP_URL.removeDefault()
+    .optional()
+    .describe('Unset: `pnpm start` runs its embedded mail catcher and the notifier sends to it.'),
+  MAIL_CATCHER_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .default(0)
+    .describe("SMTP port of `pnpm start`'s embedded mail catcher, on 127.0.0.1 (0: the system picks one; the banner prints it)."),
 });
 export type DevStartConfig = z.output<typeof devStartConfigSchema>;
 
@@ -225,5 +276,6 @@ export const APP_CONFIG_SCHEMAS = {
   'read-api': readApiConfigSchema,
   console: consoleConfigSchema,
   'answer-collector': answerCollectorConfigSchema,
+  notifier: notifierConfigSchema,
   ops: opsConfigSchema,
 } as const;

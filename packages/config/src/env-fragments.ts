@@ -143,9 +143,42 @@ export const ingestGatewayPortEnv = {
 export const crawlWorkerPortEnv = {
   CRAWL_WORKER_METRICS_PORT: port(9101).describe('Port of the crawl-worker /healthz, /readyz and /metrics server.'),
 };
+export const notifierPortEnv = {
+  NOTIFIER_PORT: port(9104).describe('Port of the notifier /healthz, /readyz and /metrics server.'),
+};
 export const leadWorkerPortEnv = {
   LEAD_WORKER_METRICS_PORT: port(9102).describe('Port of the lead-worker /healthz, /readyz and /metrics server.'),
 };
 
 /** What every long-running app reads besides its own variables: where to bind, its stores, logging, shutdown. */
 export const serviceEnv = { ...hostEnv, ...databaseEnv, ...redisEnv, ...logEnv, ...shutdownEnv };
+
+/** Hosts whose traffic never leaves the machine. */
+export const isLoopbackHost = (hostname: string) =>
+  hostname === 'localhost' || hostname === '[::1]' || hostname === '::1' || /^127(\.\d{1,3}){3}$/.test(hostname);
+
+/**
+ * Where the service's email goes, and from whom. Credentials in SMTP_URL are percent-encoded
+ * (`smtp://user:p%40ss@host:587`); the URL is never logged or echoed whole.
+ */
+export const mailEnv = {
+  SMTP_URL: z
+    .string()
+    .refine(
+      (v) => /^smtps?:\/\//.test(v) && URL.canParse(v) && new URL(v).hostname !== '',
+      'must be an smtp:// or smtps:// URL with a host',
+    )
+    .default('smtp://127.0.0.1:1025')
+    .describe(
+      'The SMTP server the notifier sends through: `smtp://[user:pass@]host[:port]` (STARTTLS when the server offers it, and required when credentials go to a host off this machine; port 587 by default) or `smtps://…` (TLS from the start; 465). `pnpm start` points it at its embedded mail catcher.',
+    ),
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .refine((v) => {
+      const address = /<([^<>]*)>\s*$/.exec(v)?.[1] ?? v;
+      return !/[\r\n]/.test(v) && z.email().safeParse(address.trim()).success;
+    }, 'must be an address, or `Name <address>`')
+    .default('AI Visibility <notifications@visibility.localhost>')
+    .describe('The From of every email the service sends: `address` or `Name <address>`.'),
+};

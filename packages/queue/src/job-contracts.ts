@@ -149,3 +149,37 @@ export const rejudgePropertyJob = {
 } as const satisfies JobContract;
 
 export type CollectAnswerJobData = z.infer<typeof collectAnswerSchema>;
+
+/**
+ * Deliver one outgoing email (a row of outgoing_emails, @vt/mail). The job id is the row's id, so
+ * a row is queued once however often its producer wakes the sender. The job only wakes the
+ * notifier: the row holds the truth (its claim, attempts and next attempt), so an SMTP failure
+ * completes the job and the sweep queues the row again when it is due; BullMQ's own attempts are
+ * for failures to reach Postgres.
+ */
+export const emailJob = {
+  queue: QUEUE_NAMES.email,
+  name: 'send-email',
+  schema: z.strictObject({ emailId: uuid }),
+  options: { ...DEFAULT_JOB_OPTIONS, attempts: 5 },
+} as const satisfies JobContract;
+
+export type EmailJobData = z.infer<typeof emailJob.schema>;
+
+/**
+ * Every MAIL_SWEEP_INTERVAL_MS (a job scheduler, so one notifier replica sweeps at a time): queue
+ * again the emails that are due and have no job (a producer whose wake-up was lost after its
+ * commit, a retry whose wait is over, a row left mid-send by a notifier that died).
+ */
+export const emailSweepJob = {
+  queue: QUEUE_NAMES.emailSweep,
+  name: 'sweep-emails',
+  schema: z.strictObject({}),
+  options: {
+    ...DEFAULT_JOB_OPTIONS,
+    // The next tick is the retry.
+    attempts: 1,
+    removeOnComplete: { count: 100 },
+    removeOnFail: { age: 24 * 3600, count: 1000 },
+  },
+} as const satisfies JobContract;

@@ -5,4 +5,6 @@ export const QUEUE_NAMES = {
   /** One queue per AI platform: `answers-chatgpt`, `answers-claude`, … */
   answersPrefix: 'answers-',
   answerRejudge: 'answer-rejudge',
+  email: 'email',
+  emailSweep: 'email-sweep',
 } as const;

@@ -2,6 +2,7 @@ import type { PrismaClient } from '@vt/db';
 import type { ConnectionSettings } from '@vt/properties';
 import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
 import type { CollectNow } from '../collection/collect-now.ts';
+import type { CaughtMailReader } from '../mail/caught-mail.ts';
 
 /** What the console's handlers work with. */
 export interface HandlerDeps {
@@ -14,4 +15,8 @@ export interface HandlerDeps {
   requestRejudge: (propertyId: string) => Promise<void>;
   /** Starts a property's answer collection now, once per property per hour. */
   collectNow: CollectNow;
+  /** Asks the notifier to send a stored email now (its job, under the email's id). */
+  wakeEmailSender: (emailId: string) => Promise<void>;
+  /** The development mail catcher (MAIL_CATCHER_URL); absent in production. */
+  caughtMail?: CaughtMailReader;
 }

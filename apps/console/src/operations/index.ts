@@ -27,6 +27,9 @@ import { leaveTeamHandler } from './members/leave-team.ts';
 import { listMembersHandler } from './members/list-members.ts';
 import { removeMemberHandler } from './members/remove-member.ts';
 import { getOnboardingHandler } from './overview/get-onboarding.ts';
+import { getCaughtEmailHandler } from './outgoing-mail/get-caught-email.ts';
+import { listTeamEmailsHandler } from './outgoing-mail/list-team-emails.ts';
+import { sendTestEmailHandler } from './outgoing-mail/send-test-email.ts';
 import { getOverviewHandler } from './overview/get-overview.ts';
 import { addCompetitorHandler } from './properties/add-competitor.ts';
 import { addPromptHandler } from './properties/add-prompt.ts';
@@ -105,6 +108,9 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   listApiKeys: listApiKeysHandler,
   createApiKey: createApiKeyHandler,
   revokeApiKey: revokeApiKeyHandler,
+  listTeamEmails: listTeamEmailsHandler,
+  sendTestEmail: sendTestEmailHandler,
+  getCaughtEmail: getCaughtEmailHandler,
 };
 
 /** Every catalogued operation with its handler, in the catalogue's order. */

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import type { ConnectionSettings } from '@vt/properties';
-import { answerScheduleJob, createQueue, rejudgePropertyJob } from '@vt/queue';
+import { wakeEmailSender } from '@vt/mail';
+import { answerScheduleJob, createQueue, emailJob, rejudgePropertyJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
@@ -10,6 +11,7 @@ import request from 'supertest';
 import { buildConsoleApp, type ConsoleAppDeps } from '../app.ts';
 import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.ts';
 import { createCollectNow } from '../collection/collect-now.ts';
+import { caughtMailReader } from '../mail/caught-mail.ts';
 import { consoleOperations } from '../operations/index.ts';
 import { requestRejudge } from '../start.ts';
 
@@ -31,6 +33,8 @@ export interface ConsoleHarnessOptions {
   db?: PrismaClient;
   /** A built web UI to serve (index.html and assets/); none by default. */
   webRoot?: string;
+  /** The development mail catcher's HTTP API (MAIL_CATCHER_URL); none by default, as in production. */
+  mailCatcherUrl?: string;
 }
 
 export interface SignedUp {
@@ -56,6 +60,8 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
   // The collector's schedule queue: a collection started here is picked up by a collector started
   // on the same prefix (none by default).
   const scheduleQueue = createQueue(answerScheduleJob, redis, prefix);
+  // The notifier's email queue: a notifier started on the same prefix sends what the console queues.
+  const emailQueue = createQueue(emailJob, redis, prefix);
   let now = options.now;
   const clock = () => now ?? new Date();
   const appDeps: ConsoleAppDeps = {
@@ -74,6 +80,8 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
       sessionTtlMs: options.sessionTtlMs ?? 3_600_000,
       requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
       collectNow: createCollectNow({ redis, keyPrefix: prefix, queue: scheduleQueue, now: clock }),
+      wakeEmailSender: (emailId) => wakeEmailSender(emailQueue, emailId),
+      ...(options.mailCatcherUrl ? { caughtMail: caughtMailReader(options.mailCatcherUrl) } : {}),
       connection: {
         publicIngestUrl: 'https://ingest.example.test',
         crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
@@ -146,6 +154,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     prefix,
     rejudgeQueue,
     scheduleQueue,
+    emailQueue,
     as,
     signUp,
     teamOf,
@@ -155,6 +164,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     close: async () => {
       await rejudgeQueue.close();
       await scheduleQueue.close();
+      await emailQueue.close();
       await closeRedisConnection(redis);
     },
   };

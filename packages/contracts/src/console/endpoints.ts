@@ -12,6 +12,7 @@ import {
 } from './answer-insights.ts';
 import { collectionStatusSchema } from './collection.ts';
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
+import { caughtEmailSchema, queuedTestEmailSchema, TEST_EMAIL_LIMIT, teamEmailsSchema } from './outgoing-mail.ts';
 import { onboardingQuery, onboardingSchema, overviewQuery, overviewSchema } from './overview.ts';
 import {
   activityQuery,
@@ -599,6 +600,40 @@ export const consoleEndpoints = {
     access: 'admin',
     status: 200,
     response: apiKeyAnswerSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  listTeamEmails: endpoint({
+    operationId: 'listTeamEmails',
+    method: 'get',
+    path: '/api/team/emails',
+    summary: 'The current team’s outgoing email and how each was delivered',
+    description:
+      'Newest first: pending emails with their attempts, last error and next attempt (the SMTP server may be down: they wait and are retried), sent and failed ones. Never a body.',
+    access: 'admin',
+    status: 200,
+    response: teamEmailsSchema,
+  }),
+  sendTestEmail: endpoint({
+    operationId: 'sendTestEmail',
+    method: 'post',
+    path: '/api/team/emails/test',
+    summary: 'Send a test email to yourself, to check the deployment’s SMTP server',
+    description: `Queued at once and delivered by the notifier; watch it in listTeamEmails. At most ${TEST_EMAIL_LIMIT.perTeam} per team per hour (429 RATE_LIMIT_EXCEEDED with Retry-After over it).`,
+    access: 'admin',
+    status: 201,
+    response: queuedTestEmailSchema,
+    errors: ['RATE_LIMIT_EXCEEDED'],
+  }),
+  getCaughtEmail: endpoint({
+    operationId: 'getCaughtEmail',
+    method: 'get',
+    path: '/api/team/emails/{id}/caught',
+    summary: 'Development: the copy of a sent email the mail catcher received',
+    description:
+      'Only where the console is given MAIL_CATCHER_URL (`pnpm start`): the message as its embedded mail catcher received it. Elsewhere, and for an email not caught, 404 NOT_FOUND.',
+    access: 'admin',
+    status: 200,
+    response: caughtEmailSchema,
     errors: ['NOT_FOUND'],
   }),
 } satisfies Record<string, ConsoleEndpoint>;

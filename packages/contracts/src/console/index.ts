@@ -5,6 +5,7 @@ export * from './errors.ts';
 export * from './fields.ts';
 export * from './limits.ts';
 export { buildConsoleOpenApiDocument } from './openapi.ts';
+export * from './outgoing-mail.ts';
 export * from './overview.ts';
 export * from './platform-names.ts';
 export * from './requests.ts';

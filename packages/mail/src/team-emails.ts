@@ -1,0 +1,61 @@
+import type { PrismaClient } from '@vt/db';
+
+/** One email as the console lists it: never its body. */
+export interface TeamEmail {
+  id: string;
+  kind: string;
+  recipient: string;
+  subject: string;
+  status: 'pending' | 'sending' | 'sent' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  /** While pending: when the next attempt is due. */
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  sentAt: Date | null;
+}
+
+const LISTED = {
+  id: true,
+  kind: true,
+  recipient: true,
+  subject: true,
+  status: true,
+  attempts: true,
+  lastError: true,
+  nextAttemptAt: true,
+  createdAt: true,
+  sentAt: true,
+} as const;
+
+const listed = (row: TeamEmail): TeamEmail => ({
+  ...row,
+  nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
+});
+
+/** A team's most recent emails, newest first (an index walk: team, created_at). */
+export async function listTeamEmails(db: PrismaClient, teamId: string, limit = 100): Promise<TeamEmail[]> {
+  const rows = await db.outgoingEmail.findMany({
+    where: { teamId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+    select: LISTED,
+  });
+  return rows.map(listed);
+}
+
+/** One email of the team, or null (another team's is not found either). */
+export async function findTeamEmail(db: PrismaClient, teamId: string, id: string): Promise<TeamEmail | null> {
+  const row = await db.outgoingEmail.findFirst({ where: { id, teamId }, select: LISTED });
+  return row && listed(row);
+}
+
+/** The team's test emails queued since `since`, oldest first: the console's limit on them. */
+export async function testEmailsSince(db: PrismaClient, teamId: string, since: Date): Promise<Date[]> {
+  const rows = await db.outgoingEmail.findMany({
+    where: { teamId, kind: 'test', createdAt: { gte: since } },
+    orderBy: { createdAt: 'asc' },
+    select: { createdAt: true },
+  });
+  return rows.map((row) => row.createdAt);
+}
