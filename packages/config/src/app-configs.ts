@@ -6,8 +6,8 @@ import {
   crawlWorkerPortEnv,
   databaseEnv,
   ingestGatewayPortEnv,
-  jobLockEnv,
   isLoopbackHost,
+  jobLockEnv,
   leadWorkerPortEnv,
   logEnv,
   mailEnv,
@@ -264,7 +264,9 @@ export const devStartConfigSchema = opsConfigSchema.extend({
     .min(0)
     .max(65535)
     .default(0)
-    .describe("SMTP port of `pnpm start`'s embedded mail catcher, on 127.0.0.1 (0: the system picks one; the banner prints it)."),
+    .describe(
+      "SMTP port of `pnpm start`'s embedded mail catcher, on 127.0.0.1 (0: the system picks one; the banner prints it).",
+    ),
 });
 export type DevStartConfig = z.output<typeof devStartConfigSchema>;
 

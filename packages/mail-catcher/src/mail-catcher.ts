@@ -108,7 +108,9 @@ export async function startMailCatcher(options: MailCatcherOptions = {}): Promis
     },
     onRcptTo(_address, _session, callback) {
       if (!refusal) return callback();
-      callback(Object.assign(new Error(refusal.message ?? 'refused by the mail catcher'), { responseCode: refusal.code }));
+      callback(
+        Object.assign(new Error(refusal.message ?? 'refused by the mail catcher'), { responseCode: refusal.code }),
+      );
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

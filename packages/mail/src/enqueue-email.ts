@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma, PrismaClient } from '@vt/db';
-import { enqueue, emailJob, type Queue } from '@vt/queue';
+import { emailJob, enqueue, type Queue } from '@vt/queue';
 import { InvalidEmailError, type OutgoingEmailInput, outgoingEmailSchema } from './email-schema.ts';
 
 /**

@@ -17,8 +17,7 @@ export function smtpFailureOf(err: unknown, secrets: readonly string[] = []): Sm
   const e = (err ?? {}) as { code?: unknown; responseCode?: unknown; response?: unknown; message?: unknown };
   const code = typeof e.code === 'string' ? e.code : undefined;
   const responseCode = typeof e.responseCode === 'number' ? e.responseCode : undefined;
-  const permanent =
-    responseCode !== undefined && responseCode >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
+  const permanent = responseCode !== undefined && responseCode >= 500 && (code === 'EENVELOPE' || code === 'EMESSAGE');
   const said = typeof e.response === 'string' ? e.response : typeof e.message === 'string' ? e.message : 'failed';
   let summary = [code, said].filter(Boolean).join(': ').replace(/\s+/g, ' ').trim();
   for (const secret of secrets) if (secret) summary = summary.split(secret).join('[redacted]');

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '@vt/db';
 import { createLogger } from '@vt/logger';
-import type { ConnectionSettings } from '@vt/properties';
 import { wakeEmailSender } from '@vt/mail';
+import type { ConnectionSettings } from '@vt/properties';
 import { answerScheduleJob, createQueue, emailJob, rejudgePropertyJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';

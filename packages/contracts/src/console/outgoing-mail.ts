@@ -57,9 +57,8 @@ export const caughtEmailSchema = z
     subject: z.string(),
     messageId: z.string().nullable(),
     text: z.string().openapi({ description: 'The plain-text part, as received.' }),
-    html: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The HTML part, as received: show it sandboxed (no scripts), never in the page itself.' }),
+    html: z.string().nullable().openapi({
+      description: 'The HTML part, as received: show it sandboxed (no scripts), never in the page itself.',
+    }),
   })
   .openapi('CaughtEmail');
