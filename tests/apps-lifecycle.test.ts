@@ -1,22 +1,32 @@
-import { freePort, runScript, startApp, waitForOk } from '@vt/test-support';
-import { describe, expect, it } from 'vitest';
+import { freePort, isolatedQueuePrefix, runScript, scratchDatabase, startApp, waitForOk } from '@vt/test-support';
+import { afterAll, describe, expect, it } from 'vitest';
 
 // Every app as a real process: it validates config at start, answers /healthz, /readyz and
 // /metrics against the real Postgres and Redis, logs JSON, and exits cleanly on SIGTERM.
 
-const APPS = [
+// The notifier sweeps every due email of its database and queue: it gets its own, so it never
+// takes another file's emails.
+const notifierDb = await scratchDatabase('lifecycle_notifier');
+afterAll(() => notifierDb.drop());
+
+const APPS: { app: string; portVar: string; env?: Record<string, string> }[] = [
   { app: 'ingest-gateway', portVar: 'INGEST_GATEWAY_PORT' },
   { app: 'read-api', portVar: 'READ_API_PORT' },
   { app: 'console', portVar: 'CONSOLE_PORT' },
   { app: 'crawl-worker', portVar: 'CRAWL_WORKER_METRICS_PORT' },
   { app: 'lead-worker', portVar: 'LEAD_WORKER_METRICS_PORT' },
   { app: 'answer-collector', portVar: 'ANSWER_COLLECTOR_METRICS_PORT' },
-] as const;
+  {
+    app: 'notifier',
+    portVar: 'NOTIFIER_PORT',
+    env: { DATABASE_URL: notifierDb.url, QUEUE_PREFIX: isolatedQueuePrefix() },
+  },
+];
 
-describe.each(APPS)('$app process', ({ app, portVar }) => {
+describe.each(APPS)('$app process', ({ app, portVar, env }) => {
   it('answers /healthz, /readyz (Postgres and Redis up) and /metrics, then exits 0 on SIGTERM', async () => {
     // Port 0: the app binds a port of its own choosing and logs it; startApp waits for /readyz.
-    const proc = await startApp(`apps/${app}/src/main.ts`, portVar);
+    const proc = await startApp(`apps/${app}/src/main.ts`, portVar, env);
     const { port } = proc;
     try {
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);

@@ -3,8 +3,10 @@ import { z } from 'zod';
 import {
   APP_CONFIG_SCHEMAS,
   ConfigError,
+  consoleConfigSchema,
   describeConfig,
   ingestGatewayConfigSchema,
+  notifierConfigSchema,
   parseConfig,
   readApiConfigSchema,
 } from './index.ts';
@@ -86,6 +88,53 @@ describe('parseConfig', () => {
   it('reports a required variable that is missing as not set', () => {
     const schema = z.object({ NEEDED: z.string() });
     expect(() => parseConfig('x', schema, {})).toThrow(/NEEDED: is required but not set/);
+  });
+});
+
+describe('the notifier’s mail settings', () => {
+  const refused = (schema: z.ZodObject, env: Record<string, string>) => {
+    try {
+      parseConfig('notifier', schema, env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as ConfigError).message;
+    }
+    return expect.unreachable('should have thrown');
+  };
+
+  it('takes an smtp:// or smtps:// URL with credentials, and a From with or without a name', () => {
+    const config = parseConfig('notifier', notifierConfigSchema, {
+      SMTP_URL: 'smtps://mailer:p%40ss@smtp.example.com:465',
+      MAIL_FROM: 'Acme Alerts <alerts@acme.example>',
+    });
+    expect(config.SMTP_URL).toBe('smtps://mailer:p%40ss@smtp.example.com:465');
+    expect(config.NOTIFIER_PORT).toBe(9104);
+    expect(parseConfig('notifier', notifierConfigSchema, { MAIL_FROM: 'alerts@acme.example' }).MAIL_FROM).toBe(
+      'alerts@acme.example',
+    );
+  });
+
+  it('refuses another scheme or no host, naming SMTP_URL and never echoing its password', () => {
+    for (const url of ['http://mail.example.com', 'smtp://', 'mail.example.com:25', 'smtp://user:hunter2@']) {
+      const message = refused(notifierConfigSchema, { SMTP_URL: url });
+      expect(message).toContain('SMTP_URL: must be an smtp:// or smtps:// URL with a host');
+      expect(message).not.toContain('hunter2');
+    }
+  });
+
+  it('refuses a From that is not an address, or that would add a header', () => {
+    for (const from of ['alerts', 'Acme <alerts>', 'alerts@acme.example\r\nBcc: all@example.com']) {
+      expect(refused(notifierConfigSchema, { MAIL_FROM: from })).toContain('MAIL_FROM: must be an address');
+    }
+  });
+
+  it('lets the console read a mail catcher on this machine only', () => {
+    const config = parseConfig('console', consoleConfigSchema, { MAIL_CATCHER_URL: 'http://127.0.0.1:8025/' });
+    expect(config.MAIL_CATCHER_URL).toBe('http://127.0.0.1:8025');
+    expect(parseConfig('console', consoleConfigSchema, {}).MAIL_CATCHER_URL).toBeUndefined();
+    for (const url of ['http://10.0.0.5:8025', 'http://mailpit:8025', 'https://127.0.0.1:8025', 'file:///etc']) {
+      expect(refused(consoleConfigSchema, { MAIL_CATCHER_URL: url })).toContain('MAIL_CATCHER_URL');
+    }
   });
 });
 
