@@ -30,6 +30,7 @@ COPY apps/console/package.json ./apps/console/
 COPY apps/crawl-worker/package.json ./apps/crawl-worker/
 COPY apps/ingest-gateway/package.json ./apps/ingest-gateway/
 COPY apps/lead-worker/package.json ./apps/lead-worker/
+COPY apps/notifier/package.json ./apps/notifier/
 COPY apps/ops/package.json ./apps/ops/
 COPY apps/read-api/package.json ./apps/read-api/
 COPY packages/accounts/package.json ./packages/accounts/
@@ -43,6 +44,8 @@ COPY packages/db/package.json ./packages/db/
 COPY packages/delivery-log/package.json ./packages/delivery-log/
 COPY packages/edge-senders/package.json ./packages/edge-senders/
 COPY packages/logger/package.json ./packages/logger/
+COPY packages/mail/package.json ./packages/mail/
+COPY packages/mail-catcher/package.json ./packages/mail-catcher/
 COPY packages/properties/package.json ./packages/properties/
 COPY packages/catalogue-store/package.json ./packages/catalogue-store/
 COPY packages/http-operations/package.json ./packages/http-operations/
