@@ -22,6 +22,7 @@ describe('pnpm start', () => {
       CRAWL_WORKER_METRICS_PORT: await freePort(),
       LEAD_WORKER_METRICS_PORT: await freePort(),
       ANSWER_COLLECTOR_METRICS_PORT: await freePort(),
+      NOTIFIER_PORT: await freePort(),
     };
     const proc = runScript('apps/ops/dist/main.js', ['start'], {
       DATABASE_URL: databaseUrl,
@@ -72,6 +73,25 @@ describe('pnpm start', () => {
       expect(properties.status).toBe(200);
       expect(((await properties.json()) as { properties: unknown[] }).properties.length).toBeGreaterThan(0);
       expect((await fetch(`${consoleUrl}/api/docs`)).status).toBe(200);
+
+      // Mail: the embedded catcher takes what the notifier sends, and the console shows it.
+      expect(out).toMatch(/Mail: caught by the embedded mail catcher at smtp:\/\/127\.0\.0\.1:\d+/);
+      const session = { authorization: `Bearer ${token}` };
+      const test = await fetch(`${consoleUrl}/api/team/emails/test`, { method: 'POST', headers: session });
+      expect(test.status).toBe(201);
+      const { email } = (await test.json()) as { email: { id: string } };
+      const mailDeadline = Date.now() + 20_000;
+      let listed: { emails: { id: string; status: string }[]; caughtMail: boolean } | undefined;
+      for (;;) {
+        listed = (await (await fetch(`${consoleUrl}/api/team/emails`, { headers: session })).json()) as typeof listed;
+        if (listed?.emails.find((e) => e.id === email.id)?.status === 'sent' || Date.now() > mailDeadline) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(listed?.caughtMail).toBe(true);
+      expect(listed?.emails.find((e) => e.id === email.id)?.status).toBe('sent');
+      const caught = await fetch(`${consoleUrl}/api/team/emails/${email.id}/caught`, { headers: session });
+      expect(caught.status).toBe(200);
+      expect(await caught.json()).toMatchObject({ subject: 'AI Visibility: test email', to: login?.[1] });
       // The web UI was built on the way up and is served at / (and at any route it has).
       for (const path of ['/', '/sign-in']) {
         const page = await fetch(`${consoleUrl}${path}`);
@@ -95,7 +115,15 @@ describe('pnpm start', () => {
     expect(code, `pnpm start exited ${code}; its output ends:\n${proc.stdout().slice(-4000)}`).toBe(0);
     // Each app got exactly one signal: a second one would have cut its graceful shutdown short.
     expect(proc.stdout()).not.toContain('second signal');
-    for (const app of ['ingest-gateway', 'crawl-worker', 'lead-worker', 'answer-collector', 'read-api', 'console']) {
+    for (const app of [
+      'ingest-gateway',
+      'crawl-worker',
+      'lead-worker',
+      'answer-collector',
+      'notifier',
+      'read-api',
+      'console',
+    ]) {
       expect(proc.stdout()).toMatch(new RegExp(`\\[${app}\\] .*shut down cleanly`));
     }
   }, 120_000);

@@ -2,6 +2,8 @@ import type { DevStartConfig } from '@vt/config';
 
 export interface BannerInput {
   config: DevStartConfig;
+  /** Where the notifier's email goes: the embedded catcher (caught: true) or the operator's SMTP_URL. */
+  mail?: { smtpUrl: string; caught: boolean };
   migrationsApplied: string[];
   demoKey: string | null;
   /** The demo owner's (and a demo member's) console sign-in. */
@@ -14,7 +16,7 @@ export interface BannerInput {
 }
 
 /** What `pnpm start` prints once every app is ready: where things are and lines to paste. */
-export function printBanner({ config, demoKey, demoLogin, demoProperty }: BannerInput) {
+export function printBanner({ config, demoKey, demoLogin, demoProperty, mail }: BannerInput) {
   const api = `http://localhost:${config.READ_API_PORT}`;
   const consoleUrl = `http://localhost:${config.CONSOLE_PORT}`;
   const ingest = `http://localhost:${config.INGEST_GATEWAY_PORT}`;
@@ -27,8 +29,18 @@ export function printBanner({ config, demoKey, demoLogin, demoProperty }: Banner
     `  crawl worker    http://localhost:${config.CRAWL_WORKER_METRICS_PORT}/metrics`,
     `  lead worker     http://localhost:${config.LEAD_WORKER_METRICS_PORT}/metrics`,
     `  answer collector http://localhost:${config.ANSWER_COLLECTOR_METRICS_PORT}/metrics   (asks at ${config.COLLECT_AT_UTC} UTC on each platform with a key: OPENAI_API_KEY, PERPLEXITY_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY)`,
+    `  notifier        http://localhost:${config.NOTIFIER_PORT}/metrics`,
     '',
   ];
+  if (mail?.caught) {
+    lines.push(
+      `Mail: caught by the embedded mail catcher at ${mail.smtpUrl}, nothing is delivered.`,
+      `  Read it in the console: Team → Outgoing mail (${consoleUrl}), where "Send a test email" sends one.`,
+      '',
+    );
+  } else if (mail) {
+    lines.push(`Mail: sent through ${redactedSmtp(mail.smtpUrl)} (SMTP_URL).`, '');
+  }
   if (demoKey) {
     lines.push(
       `Demo API key: ${demoKey}`,
@@ -77,4 +89,14 @@ export function printBanner({ config, demoKey, demoLogin, demoProperty }: Banner
   }
   lines.push('Operator CLI: pnpm ops --help    Stop: Ctrl-C', '');
   process.stdout.write(lines.join('\n'));
+}
+
+/** An SMTP URL without its credentials. */
+function redactedSmtp(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  if (url.username || url.password) {
+    url.username = '***';
+    url.password = '';
+  }
+  return url.toString().replace(/\/$/, '');
 }

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, type DevStartConfig, devStartConfigSchema, parseConfig } from '@vt/config';
 import { createPrismaClient } from '@vt/db';
+import { serveCaughtMail, startMailCatcher } from '@vt/mail-catcher';
 import concurrently from 'concurrently';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -16,13 +17,22 @@ import { ensureDeploymentSecrets, withEnvFile } from '../env-file.ts';
 import { printBanner } from './banner.ts';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const APPS = ['ingest-gateway', 'crawl-worker', 'lead-worker', 'answer-collector', 'read-api', 'console'] as const;
+const APPS = [
+  'ingest-gateway',
+  'crawl-worker',
+  'lead-worker',
+  'answer-collector',
+  'notifier',
+  'read-api',
+  'console',
+] as const;
 
 /**
  * `pnpm start`: the whole system on one machine, in one terminal. Reads ./.env (creating the two
  * deployment secrets there on first run, so tokens survive restarts; `pnpm ops` reads the same file), checks Postgres and Redis,
  * creates and migrates the database, seeds the demo data into an empty database, starts every app
- * with prefixed logs and prints how to try each endpoint.
+ * with prefixed logs and prints how to try each endpoint. Unless SMTP_URL is set, an embedded mail
+ * catcher on 127.0.0.1 takes the notifier's email, and the console shows what it caught.
  */
 export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> {
   const env = loadDotEnv(processEnv);
@@ -64,6 +74,8 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
       demoProperty: demoProperty ? { ...connectionDetails(ctx, demoProperty), domain: demoProperty.domain } : null,
     };
     await db.$disconnect();
+    const mail = await startMailCatcherUnlessSmtp(config);
+    const appEnv = { ...env, ...mail.env };
 
     const { commands, result } = concurrently(
       APPS.map((app) => ({
@@ -72,12 +84,12 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
         // app, with plain node, as production runs it (`pnpm start` builds them first).
         command: `exec "${process.execPath}" apps/${app}/dist/main.js`,
         // As the Dockerfile runs them (docs/operators.md, "Memory"); a value of the operator's own wins.
-        env: { MALLOC_ARENA_MAX: '2', ...env },
+        env: { MALLOC_ARENA_MAX: '2', ...appEnv },
       })),
       {
         cwd: ROOT,
         prefix: 'name',
-        prefixColors: ['cyan', 'magenta', 'yellow', 'gray', 'green', 'blue'],
+        prefixColors: ['cyan', 'magenta', 'yellow', 'gray', 'red', 'green', 'blue'],
         // Each app in its own process group: Ctrl-C reaches only this process, which then asks
         // every app exactly once to shut down (a second signal would make an app exit at once).
         spawn: (command, options) => spawn(command, { ...options, detached: true }),
@@ -100,7 +112,7 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
     };
     for (const command of commands) command.close.subscribe(stopAll);
     await waitUntilHealthy(config);
-    printBanner(banner);
+    printBanner({ ...banner, mail: mail.banner });
     await result.then(
       () => process.exit(0),
       () => process.exit(1),
@@ -108,6 +120,26 @@ export async function runDevStart(processEnv: NodeJS.ProcessEnv): Promise<void> 
   } finally {
     await db.$disconnect();
   }
+}
+
+/**
+ * The embedded mail catcher, unless the operator named an SMTP server: a real SMTP server on
+ * 127.0.0.1 (MAIL_CATCHER_PORT, or a free port) that keeps what the notifier sends, and its
+ * messages over HTTP on another loopback port for the console (MAIL_CATCHER_URL). It lives in
+ * this process, so it stops with `pnpm start`.
+ */
+async function startMailCatcherUnlessSmtp(config: DevStartConfig) {
+  if (config.SMTP_URL) return { env: {}, banner: { smtpUrl: config.SMTP_URL, caught: false } };
+  const catcher = await startMailCatcher({ port: config.MAIL_CATCHER_PORT }).catch((err: Error) =>
+    exitWith(
+      `The mail catcher cannot listen on 127.0.0.1:${config.MAIL_CATCHER_PORT} (${err.message}). Set MAIL_CATCHER_PORT to a free port, or SMTP_URL to a real server.`,
+    ),
+  );
+  const http = await serveCaughtMail(catcher);
+  return {
+    env: { SMTP_URL: catcher.url, MAIL_CATCHER_URL: http.url },
+    banner: { smtpUrl: catcher.url, caught: true },
+  };
 }
 
 /** The console's web UI is built once (vite, a few seconds); later starts serve the same build. */
@@ -176,6 +208,7 @@ async function waitUntilHealthy(config: DevStartConfig, timeoutMs = 60_000) {
     config.CRAWL_WORKER_METRICS_PORT,
     config.LEAD_WORKER_METRICS_PORT,
     config.ANSWER_COLLECTOR_METRICS_PORT,
+    config.NOTIFIER_PORT,
     config.READ_API_PORT,
     config.CONSOLE_PORT,
   ];
