@@ -4,6 +4,7 @@ import { CrawlSetupPage } from './pages/CrawlSetupPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
 import { KeysPage } from './pages/KeysPage.tsx';
 import { NewTeamPage } from './pages/NewTeamPage.tsx';
+import { OutgoingMailPage } from './pages/OutgoingMailPage.tsx';
 import { PropertySettingsPage } from './pages/PropertySettingsPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { TeamPage } from './pages/TeamPage.tsx';
@@ -33,6 +34,7 @@ export function App() {
       <Route path="/t/:teamId" element={<TeamPage />} />
       <Route path="/t/:teamId/keys" element={<KeysPage />} />
       <Route path="/t/:teamId/settings" element={<TeamSettingsPage />} />
+      <Route path="/t/:teamId/mail" element={<OutgoingMailPage />} />
       <Route path="/t/:teamId/p/:propertyId" element={<ToActivity />} />
       <Route
         path="/t/:teamId/p/:propertyId/activity"

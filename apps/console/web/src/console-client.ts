@@ -117,6 +117,11 @@ export const consoleApi = {
   createApiKey: (teamId: string, body: ConsoleBody<'createApiKey'>) =>
     answer(client.POST('/api/keys', { ...team(teamId), body })),
   revokeApiKey: (teamId: string, id: string) => done(client.DELETE('/api/keys/{id}', property(teamId, id))),
+
+  listTeamEmails: (teamId: string) => answer(client.GET('/api/team/emails', team(teamId))),
+  sendTestEmail: (teamId: string) => answer(client.POST('/api/team/emails/test', team(teamId))),
+  getCaughtEmail: (teamId: string, id: string) =>
+    answer(client.GET('/api/team/emails/{id}/caught', property(teamId, id))),
 } satisfies {
   // Each helper answers what its operation answers (undefined when it answers 204), so a helper
   // calling another operation's route does not compile.

@@ -1,6 +1,7 @@
 import { Link, useNavigate } from 'react-router';
 import { TeamLogo, teamAccent } from '../components/TeamLogo.tsx';
 import { consoleApi } from '../console-client.ts';
+import { canManage } from '../console-data.tsx';
 import type { Me } from '../console-types.ts';
 
 /** The team switcher and sign-out, on every signed-in page. */
@@ -41,6 +42,7 @@ export function Header({ me, teamId }: { me: Me | null; teamId: string }) {
           <Link to={`/t/${teamId}`}>Properties</Link>
           <Link to={`/t/${teamId}/keys`}>API keys</Link>
           <Link to={`/t/${teamId}/settings`}>Team</Link>
+          {canManage(me, teamId) && <Link to={`/t/${teamId}/mail`}>Outgoing mail</Link>}
           <Link to="/teams/new">New team</Link>
         </nav>
       )}
