@@ -101,7 +101,7 @@ describe('the Outgoing mail page', () => {
     await page.getByRole('button', { name: 'Send a test email' }).click();
     expect(await page.getByTestId('test-email-queued').textContent()).toBe(`A test email to ${owner.email} is queued.`);
     await rows.nth(3).waitFor();
-    expect(await rows.first().innerText()).toMatch(/Test email\t.*AI Visibility: test email\tPending/);
+    expect((await rows.allInnerTexts())[0]).toMatch(/Test email\t.*AI Visibility: test email\tPending/);
 
     await page
       .getByRole('row', { name: /Weekly report/ })
@@ -110,7 +110,7 @@ describe('the Outgoing mail page', () => {
     const caught = page.getByTestId('caught-email');
     await caught.waitFor();
     expect(await caught.locator('pre').textContent()).toBe('Weekly report, in plain words.');
-    expect(await caught.innerText()).toContain('"AI Visibility" <notify@vt.example>');
+    expect(await caught.textContent()).toContain('"AI Visibility" <notify@vt.example>');
     const iframe = caught.locator('iframe');
     expect(await iframe.getAttribute('sandbox')).toBe('');
     const heading = page.frameLocator('iframe.caught-html').locator('#report');
