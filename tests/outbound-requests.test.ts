@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 // SVC-1: the service sends nothing outward on a caller's behalf (no outbound webhooks, no
 // delivering or retrying for anyone). The one outward call the product makes is the answer
 // collector asking the AI platforms (spec, "What the service does", point 1); this keeps every
-// other place that could make a request out of the apps and packages.
+// other place that could make a request out of the apps and packages. Since issue 29 the notifier
+// also speaks first: it sends the service's email to the operator's SMTP server (SMTP_URL, through
+// nodemailer, which no source here spells as a request); tests/outbound-runtime.e2e.test.ts pins it.
 
 /** Product sources: apps and packages, without tests, test helpers (test-support too) or generated code. */
 function productSources(dir: string): string[] {
@@ -49,6 +51,8 @@ const ALLOWED: Record<string, string> = {
     "fetches the operators' Web Bot Auth key directories (`fetchImpl ?? fetch`) for `ops crawlers refresh`, on the operator's command",
   'apps/ops/src/dev/start.ts': "polls the local apps' /readyz while `pnpm start` waits",
   'apps/console/web/src/console-client.ts': 'the browser calls its own console API, same origin',
+  'apps/console/src/mail/caught-mail.ts':
+    "development only: reads `pnpm start`'s mail catcher at MAIL_CATCHER_URL, which the config holds to this machine",
   'packages/api-client/src/index.ts': 'the typed /v1 client people install for their own scripts; no app uses it',
   'apps/console/web/src/pages/WebhookSetupPage.tsx': 'a signing example shown to people; nothing is called',
   'packages/properties/src/snippets.ts': 'sender snippets shown to people; nothing is called',

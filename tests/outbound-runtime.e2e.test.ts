@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
+import { startMailCatcher } from '@vt/mail-catcher';
 import {
   generateAccessLog,
   isolatedQueuePrefix,
@@ -23,7 +24,8 @@ import { startFakePlatforms } from '../apps/answer-collector/src/testing/fake-pl
 // makes. A real flow goes through them (ops loads the crawler ranges from files, a console sign-in
 // sets up a property, a crawl batch and a signed lead go through the gateway to the workers, /v1
 // reads with a key, the collector asks a platform), and afterwards the logs must show Postgres,
-// Redis and nothing else, but the one platform host the collector is configured with.
+// Redis and nothing else, but the one platform host the collector is configured with and the one
+// SMTP server the notifier is (a test email queued from the console goes through it).
 
 const APPS = {
   'ingest-gateway': 'INGEST_GATEWAY_PORT',
@@ -32,6 +34,7 @@ const APPS = {
   'read-api': 'READ_API_PORT',
   console: 'CONSOLE_PORT',
   'answer-collector': 'ANSWER_COLLECTOR_METRICS_PORT',
+  notifier: 'NOTIFIER_PORT',
 } as const;
 type AppName = keyof typeof APPS;
 
@@ -43,6 +46,7 @@ const logOf = (name: string) => join(work, `${name}.jsonl`);
 const access = generateAccessLog({ lines: 2_000, seed: 26 });
 const apps = {} as Record<AppName, RunningApp>;
 let platforms: Awaited<ReturnType<typeof startFakePlatforms>>;
+const catcher = await startMailCatcher();
 
 /** `host:port` of a postgresql:// or redis:// URL, with the scheme's default port. */
 function endpointOf(url: string, defaultPort: number): string {
@@ -69,6 +73,7 @@ beforeAll(async () => {
   platforms = await startFakePlatforms(() => ({ text: 'Shop is fine.', citations: ['https://shop.example/'] }));
   const extra: Partial<Record<AppName, Record<string, string>>> = {
     'answer-collector': { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: platforms.baseUrl },
+    notifier: { SMTP_URL: catcher.url, MAIL_FROM: 'notify@vt.example' },
   };
   // Ops loads the crawler operators' ranges from files, as an air-gapped deployment does; the
   // gateway reads them as it starts.
@@ -84,6 +89,7 @@ afterAll(async () => {
   for (const app of Object.values(apps)) app.child.kill('SIGTERM');
   await Promise.all(Object.values(apps).map((app) => app.exited));
   await platforms?.close();
+  await catcher.close();
   await scratch.drop();
   rmSync(work, { recursive: true, force: true });
 });
@@ -159,7 +165,7 @@ function reached(events: OutboundEvent[]) {
 }
 
 describe('outbound connections at run time', () => {
-  it('[SVC-1] the apps and ops reach only Postgres and Redis through a whole flow; the collector also its one configured platform', async () => {
+  it('[SVC-1] the apps and ops reach only Postgres and Redis through a whole flow; the collector also its one configured platform, the notifier its SMTP server', async () => {
     const { propertyId, headers, apiKey } = await consoleSetup();
     const property = await db.property.findUniqueOrThrow({ where: { id: propertyId } });
 
@@ -207,6 +213,10 @@ describe('outbound connections at run time', () => {
     for (const path of ['/api/me', `/api/properties/${propertyId}/activity`, `/api/properties/${propertyId}/crawl`]) {
       expect((await call(`${apps.console.url}${path}`, { headers })).status, path).toBe(200);
     }
+    // A test email: queued by the console, sent by the notifier to its SMTP server.
+    const test = await call(`${apps.console.url}/api/team/emails/test`, { method: 'POST', headers });
+    expect(test.status).toBe(201);
+    await catcher.waitForMessage((m) => m.messageId === `<${test.body.email.id}@vt.example>`, 30_000);
 
     // Stopped, so each log holds everything its app did, shutdown included.
     for (const app of Object.values(apps)) app.child.kill('SIGTERM');
@@ -216,6 +226,7 @@ describe('outbound connections at run time', () => {
     const reaches: Record<string, string[]> = {
       ...Object.fromEntries(Object.keys(APPS).map((app) => [app, [POSTGRES, REDIS]])),
       'answer-collector': [POSTGRES, REDIS, new URL(platforms.baseUrl).host],
+      notifier: [POSTGRES, REDIS, `${catcher.host}:${catcher.port}`],
       'ops-crawlers-refresh': [POSTGRES],
       'ops-answers-collect': [REDIS],
     };
