@@ -23,7 +23,8 @@ const N = 40;
 const scratch = await scratchDatabase('notifier_replicas');
 const db = scratch.db;
 const prefix = isolatedQueuePrefix();
-const catcher = await startMailCatcher();
+// With credentials: the notifiers log in, and their logs show the server without the password.
+const catcher = await startMailCatcher({ credentials: { user: 'mailer', pass: 'replica-pass-9f3a' } });
 const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
 const queue = createQueue(emailJob, redis, prefix);
 const replicas: RunningApp[] = [];
@@ -94,5 +95,10 @@ describe('two notifier replicas', () => {
     expect(sent[0]! + sent[1]!).toBe(N);
     // Both took part: the exactly-once above is between two senders, not one.
     expect(sent.every((count) => count > 0)).toBe(true);
+    expect(catcher.messages().every((m) => m.authenticatedAs === 'mailer')).toBe(true);
+    for (const replica of replicas) {
+      expect(replica.stdout()).toContain(`"smtp":"smtp://***@127.0.0.1:${catcher.port}"`);
+      expect(replica.stdout() + replica.stderr()).not.toContain('replica-pass-9f3a');
+    }
   }, 90_000);
 });

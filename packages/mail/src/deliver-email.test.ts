@@ -138,6 +138,27 @@ describe('deliverEmail', () => {
     expect(copy.messageId).toBe(`<${id}@vt.example>`);
   });
 
+  it('logs in with SMTP_URL’s credentials; a refused login is retried and its error never holds the password', async () => {
+    const guarded = await startMailCatcher({ credentials: { user: 'mailer', pass: 's3cret-pass' } });
+    try {
+      const email = anEmail(await newTeam(db));
+      const { id } = await enqueueEmail(db, email);
+      const wrongUrl = guarded.url.replace('s3cret-pass', 'wrong-s3cret');
+      const wrong = delivery({ transport: createSmtpTransport(wrongUrl, 2000), secrets: ['wrong-s3cret'] });
+      expect(await deliverEmail(wrong, id)).toEqual({ applied: false, reason: 'deferred' });
+      const row = await rowOf(id);
+      expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(row.lastError).toMatch(/^EAUTH: 535/);
+      expect(row.lastError).not.toContain('s3cret');
+      await makeDue(id);
+      const right = delivery({ transport: createSmtpTransport(guarded.url, 2000) });
+      expect(await deliverEmail(right, id)).toEqual({ applied: true });
+      expect((await guarded.waitForMessage((m) => m.subject === email.subject)).authenticatedAs).toBe('mailer');
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('an email gone (its team deleted) is nothing to do', async () => {
     const teamId = await newTeam(db);
     const { id } = await enqueueEmail(db, anEmail(teamId));
