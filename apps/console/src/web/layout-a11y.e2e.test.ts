@@ -54,6 +54,7 @@ const signedInPages = () => [
   '/teams/new',
   `/t/${teamId}/settings`,
   `/t/${teamId}/keys`,
+  `/t/${teamId}/mail`,
   `/t/${teamId}/p/${propertyId}/activity`,
   `/t/${teamId}/p/${propertyId}/answers`,
   `/t/${teamId}/p/${propertyId}/settings`,
