@@ -912,7 +912,7 @@ export interface paths {
         };
         /**
          * Development: the copy of a sent email the mail catcher received
-         * @description Only where the console is given MAIL_CATCHER_URL (`pnpm start`): the message as its embedded mail catcher received it. Elsewhere, and for an email not caught, 404 NOT_FOUND.
+         * @description Only where the console is given MAIL_CATCHER_URL (`pnpm start`): the message as its embedded mail catcher received it. Elsewhere, and for an email not caught, 404 NOT_FOUND; 503 NOT_CONFIGURED when the catcher does not answer.
          *
          *     Owners and admins of the current team.
          */
@@ -6190,6 +6190,16 @@ export interface operations {
             };
             /** @description INTERNAL_ERROR */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_CONFIGURED */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

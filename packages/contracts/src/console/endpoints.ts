@@ -630,11 +630,11 @@ export const consoleEndpoints = {
     path: '/api/team/emails/{id}/caught',
     summary: 'Development: the copy of a sent email the mail catcher received',
     description:
-      'Only where the console is given MAIL_CATCHER_URL (`pnpm start`): the message as its embedded mail catcher received it. Elsewhere, and for an email not caught, 404 NOT_FOUND.',
+      'Only where the console is given MAIL_CATCHER_URL (`pnpm start`): the message as its embedded mail catcher received it. Elsewhere, and for an email not caught, 404 NOT_FOUND; 503 NOT_CONFIGURED when the catcher does not answer.',
     access: 'admin',
     status: 200,
     response: caughtEmailSchema,
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'NOT_CONFIGURED'],
   }),
 } satisfies Record<string, ConsoleEndpoint>;
 

@@ -14,7 +14,9 @@ export const getCaughtEmailHandler = defineConsoleHandler('getCaughtEmail', ({ d
     if (!caughtMail) throw notCaught('This deployment runs no mail catcher: its email goes to a real SMTP server.');
     const email = await findTeamEmail(db, team.teamId, params.id);
     if (!email) throw notCaught('No email with that id.');
-    const caught = await caughtMail.find(email.id);
+    const caught = await caughtMail.find(email.id).catch(() => {
+      throw new OperationError('NOT_CONFIGURED', 'The mail catcher does not answer: is `pnpm start` still running?');
+    });
     if (!caught) throw notCaught('The mail catcher has not received this email (yet).');
     return caught;
   };

@@ -190,4 +190,22 @@ describe('the caught copy (development)', () => {
     }
     expect((await t.as(t.member).get(`/api/team/emails/${id}/caught`)).status).toBe(403);
   });
+
+  it('says so when the catcher does not answer (pnpm start stopped): 503 NOT_CONFIGURED, no stack', async () => {
+    const gone = await serveCaughtMail(catcher);
+    await gone.close();
+    const stale = createConsoleHarness({ mailCatcherUrl: gone.url });
+    try {
+      const t = await team(stale);
+      const { id } = await alert(t.teamId);
+      const res = await t.as(t.owner).get(`/api/team/emails/${id}/caught`);
+      expect(res.status).toBe(503);
+      expect(res.body.error).toEqual({
+        code: 'NOT_CONFIGURED',
+        message: 'The mail catcher does not answer: is `pnpm start` still running?',
+      });
+    } finally {
+      await stale.close();
+    }
+  });
 });
