@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { createSmtpTransport, deliverEmail, enqueueEmail } from '@vt/mail';
+import { enqueueEmail } from '@vt/mail';
 import { type CaughtMailServer, type MailCatcher, serveCaughtMail, startMailCatcher } from '@vt/mail-catcher';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser, TEST_SCREENSHOTS } from '../testing/browser.ts';
+import { deliverNow } from '../testing/deliver-now.ts';
 import { type ConsoleHarness, createConsoleHarness } from '../testing/index.ts';
 
 // The Outgoing mail page in headless Chromium, over the real console app, Postgres and a real
@@ -73,16 +74,7 @@ describe('the Outgoing mail page', () => {
       'Weekly report',
       '<h1 id="report">Your week</h1><script>document.getElementById("report").textContent = "script ran"</script>',
     );
-    const delivery = {
-      db: h.db,
-      transport: createSmtpTransport(catcher.url, 2000),
-      from: 'AI Visibility <notify@vt.example>',
-      maxAttempts: 1,
-      retryBaseMs: 1000,
-      retryMaxMs: 1000,
-      leaseMs: 8000,
-    };
-    expect(await deliverEmail(delivery, sent.id)).toEqual({ applied: true });
+    expect(await deliverNow(h.db, catcher.url, sent.id)).toEqual({ applied: true });
 
     const page = await ui.signIn(owner);
     await page.getByRole('link', { name: 'Outgoing mail' }).click();

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { TEST_EMAIL_LIMIT } from '@vt/contracts/console';
-import { createSmtpTransport, deliverEmail, enqueueEmail } from '@vt/mail';
+import { enqueueEmail } from '@vt/mail';
 import { type CaughtMailServer, type MailCatcher, serveCaughtMail, startMailCatcher } from '@vt/mail-catcher';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliverNow } from '../../testing/deliver-now.ts';
 import { createConsoleHarness, type SignedUp } from '../../testing/index.ts';
 
 // The team's outgoing mail in the console: owners and admins see each email's delivery and send
@@ -159,17 +160,8 @@ describe('the caught copy (development)', () => {
     const { id } = await alert(t.teamId, 'Caught one');
     const notSent = await alert(t.teamId, 'Not sent yet');
     const theirs = await alert(other.teamId, 'Theirs');
-    const delivery = {
-      db: h.db,
-      transport: createSmtpTransport(catcher.url, 2000),
-      from: 'AI Visibility <notify@vt.example>',
-      maxAttempts: 1,
-      retryBaseMs: 1000,
-      retryMaxMs: 1000,
-      leaseMs: 8000,
-    };
-    expect(await deliverEmail(delivery, id)).toEqual({ applied: true });
-    expect(await deliverEmail(delivery, theirs.id)).toEqual({ applied: true });
+    expect(await deliverNow(h.db, catcher.url, id)).toEqual({ applied: true });
+    expect(await deliverNow(h.db, catcher.url, theirs.id)).toEqual({ applied: true });
 
     const list = await t.as(t.owner).get('/api/team/emails');
     expect(list.body.caughtMail).toBe(true);
