@@ -6,9 +6,9 @@ import { CONSOLE_ORIGIN, createConsoleHarness, type SignedUp } from './testing/i
 
 // Property-based: random and hostile bodies, content types, query strings, path ids, cookies,
 // Origin and Authorization headers on every console API route, signed in as a team's owner and
-// signed out. Whatever comes in, the answer is JSON (or an empty 204), never HTML, never a 500,
-// and an error is the console's envelope with the status its code maps to. `pnpm test:fuzz` runs
-// more cases (FUZZ_RUNS).
+// signed out. Whatever comes in, the answer is JSON (or an empty 204, or a CSV export's
+// download), never HTML, never a 500, and an error is the console's envelope with the status its
+// code maps to. `pnpm test:fuzz` runs more cases (FUZZ_RUNS).
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const h = createConsoleHarness();
@@ -97,6 +97,11 @@ function expectDocumented(res: request.Response) {
   // A request head over 16 KiB (a 20 kB id or query) is refused by Node's parser, documented in
   // docs/operators.md's limits: 431 with no body.
   if (res.status === 431) return expect(res.text).toBe('');
+  // The CSV exports answer a download: a UTF-8 CSV with its byte-order mark.
+  if (res.status === 200 && res.headers['content-type'] === 'text/csv; charset=utf-8') {
+    expect(res.req.path).toMatch(/^\/api\/properties\/[^/]+\/exports\/[a-z]+(\?|$)/);
+    return expect(res.text.startsWith('\uFEFF')).toBe(true);
+  }
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   if (res.status < 400) return;
   const envelope = consoleErrorSchema.parse(res.body);

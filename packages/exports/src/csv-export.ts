@@ -6,8 +6,6 @@ import { type ExportKind, exportSources } from './export-kinds.ts';
 import { exportRangeProblem } from './export-range.ts';
 import type { Cell, ExportSource } from './export-source.ts';
 
-export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8';
-
 /** Rows read per statement: about a megabyte of answers, a few hundred kilobytes of the rest. */
 export const EXPORT_PAGE_ROWS = 1000;
 

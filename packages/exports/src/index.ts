@@ -2,7 +2,6 @@
 // referrals, leads) over a range of UTC days, read in keyset pages and streamed: the console's
 // export operations and `ops export` both open them here.
 export {
-  CSV_MEDIA_TYPE,
   type CsvExport,
   type CsvExportOptions,
   type CsvExportRequest,
