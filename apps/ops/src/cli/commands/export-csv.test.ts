@@ -121,6 +121,33 @@ describe('ops export', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
+  it('reports a failure once the CSV has begun on stderr, never after the CSV on stdout', async () => {
+    // stdout closes after its first chunk, as a pipe into `head -c 3` does.
+    const out: Buffer[] = [];
+    let err = '';
+    const code = await runOpsProgram(['export', 'leads', '--property', propertyId, ...RANGE, '--json'], {
+      env: { ...testEnv },
+      stdout: (text) => out.push(Buffer.from(text)),
+      stderr: (text) => {
+        err += text;
+      },
+      stdoutStream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          if (out.length) return done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+          out.push(chunk);
+          done();
+        },
+      }),
+    });
+    expect(code).toBe(1);
+    const stdout = Buffer.concat(out).toString('utf8');
+    expect(stdout.startsWith(BOM)).toBe(true);
+    expect(stdout).not.toContain('export_failed');
+    expect(JSON.parse(err)).toEqual({
+      error: { code: 'export_failed', message: expect.stringContaining('the output is incomplete') },
+    });
+  });
+
   it('refuses an unknown kind, a bad or reversed or too long range, and an unknown property, writing nothing', async () => {
     const cases: [string[], number, string, string][] = [
       [['export', 'tasks', '--property', propertyId, ...RANGE], 2, 'usage_error', 'tasks'],
