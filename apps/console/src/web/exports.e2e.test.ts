@@ -40,7 +40,7 @@ async function exported(page: Page, kind: string) {
     page.waitForEvent('download'),
     page
       .getByTestId(`export-${kind}`)
-      .getByRole('button', { name: /Export .* as CSV/ })
+      .getByRole('button', { name: /^Export CSV: / })
       .click(),
   ]);
   const text = readFileSync((await download.path()) as string, 'utf8');

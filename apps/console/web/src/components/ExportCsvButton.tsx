@@ -41,7 +41,7 @@ export function ExportCsvButton(props: {
   kind: ExportKind;
   from: string;
   to: string;
-  /** What the button exports, for its accessible name ("Export AI crawler hits as CSV"). */
+  /** What the button exports, for its accessible name ("Export CSV: AI crawler hits per day…"). */
   what: string;
   /** Why this person may not export it (members and leads); the button is then disabled. */
   refusal?: string;
@@ -63,7 +63,7 @@ export function ExportCsvButton(props: {
         className="secondary"
         onClick={exportNow}
         disabled={state.busy || props.refusal !== undefined}
-        aria-label={`Export ${props.what} as CSV, ${props.from} to ${props.to}`}
+        aria-label={`Export CSV: ${props.what}, ${props.from} to ${props.to}`}
         aria-describedby={props.refusal ? `export-${props.kind}-why` : undefined}
       >
         {state.busy ? 'Preparing CSV…' : 'Export CSV'}
