@@ -42,6 +42,7 @@ COPY packages/credentials/package.json ./packages/credentials/
 COPY packages/db/package.json ./packages/db/
 COPY packages/delivery-log/package.json ./packages/delivery-log/
 COPY packages/edge-senders/package.json ./packages/edge-senders/
+COPY packages/exports/package.json ./packages/exports/
 COPY packages/logger/package.json ./packages/logger/
 COPY packages/properties/package.json ./packages/properties/
 COPY packages/catalogue-store/package.json ./packages/catalogue-store/

@@ -20,6 +20,10 @@ import { createApiKeyHandler } from './api-keys/create-api-key.ts';
 import { listApiKeysHandler } from './api-keys/list-api-keys.ts';
 import { revokeApiKeyHandler } from './api-keys/revoke-api-key.ts';
 import type { ConsoleHandlerFactory } from './define-console-handler.ts';
+import { exportAiReferralsHandler } from './exports/export-ai-referrals.ts';
+import { exportAnswersHandler } from './exports/export-answers.ts';
+import { exportCrawlerActivityHandler } from './exports/export-crawler-activity.ts';
+import { exportLeadsHandler } from './exports/export-leads.ts';
 import type { HandlerDeps } from './handler-deps.ts';
 import { addMemberHandler } from './members/add-member.ts';
 import { changeRoleHandler } from './members/change-role.ts';
@@ -105,6 +109,10 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   listApiKeys: listApiKeysHandler,
   createApiKey: createApiKeyHandler,
   revokeApiKey: revokeApiKeyHandler,
+  exportAnswers: exportAnswersHandler,
+  exportCrawlerActivity: exportCrawlerActivityHandler,
+  exportAiReferrals: exportAiReferralsHandler,
+  exportLeads: exportLeadsHandler,
 };
 
 /** Every catalogued operation with its handler, in the catalogue's order. */
