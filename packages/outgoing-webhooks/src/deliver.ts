@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type AlertNotification, alertNotificationSchema } from '@vt/contracts';
+import { alertNotificationSchema } from '@vt/contracts';
 import { deriveAlertWebhookSecret } from '@vt/credentials';
 import type { PrismaClient } from '@vt/db';
 import { RetryLaterError, WEBHOOK_DELIVERY_MAX_ATTEMPTS, type WebhookDeliveryJobData } from '@vt/queue';
@@ -122,9 +122,12 @@ const refusedBeforeSending = (errorClass: string): AttemptRecord => ({
 function prepare(
   deps: WebhookDeliveryDeps,
   claimed: Claimed,
-  notification: AlertNotification,
   at: Date,
 ): { url: URL; request: ReturnType<typeof webhookRequest> } | AttemptRecord {
+  // Stored through the same schema; one that no longer reads is closed, not retried for ever.
+  const parsed = alertNotificationSchema.safeParse(claimed.notification);
+  if (!parsed.success) return refusedBeforeSending('invalid_notification');
+  const notification = parsed.data;
   const shape = checkUrlShape(claimed.url, deps.policy);
   if (!shape.ok) return refusedBeforeSending('target_refused');
   if (claimed.format === 'standard' && !deps.signingKey) return refusedBeforeSending('not_configured');
@@ -161,8 +164,7 @@ export async function deliverWebhook(
   if (!claimed) return unclaimed(db, deliveryId);
 
   const attemptedAt = new Date();
-  const notification = alertNotificationSchema.parse(claimed.notification);
-  const prepared = prepare(deps, claimed, notification, attemptedAt);
+  const prepared = prepare(deps, claimed, attemptedAt);
   const record =
     'request' in prepared
       ? recordOf(await postWebhook(prepared.url, prepared.request, { policy: deps.policy, timeoutMs }), new Date())

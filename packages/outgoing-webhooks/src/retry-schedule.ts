@@ -46,7 +46,8 @@ export function parseRetryAfter(header: string | undefined, now: Date): number |
   if (header === undefined) return undefined;
   const text = header.trim();
   if (/^\d{1,10}$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
+  // An HTTP date names its weekday or month; Date.parse alone would read "-5" as a year.
+  const at = /^[A-Za-z]{3},? /.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(at) ? undefined : Math.max(0, at - now.getTime());
 }
 

@@ -116,7 +116,7 @@ export const alertWebhookLogSchema = z
             .openapi({ description: 'The receiver’s status; null when none came.' }),
           errorClass: z.string().nullable().openapi({
             description:
-              'Why no answer came: timeout, connection_refused, connection_reset, dns_failure, tls_error, target_refused (the SSRF guard), not_configured or network_error.',
+              'Why no answer came: timeout, connection_refused, connection_reset, dns_failure, tls_error, target_refused (the SSRF guard), not_configured, invalid_notification or network_error.',
           }),
           outcome: attemptOutcomeSchema,
           retryAt: timestamp.nullable(),
