@@ -1463,7 +1463,7 @@ export interface components {
                 durationMs: number;
                 /** @description The receiver’s status; null when none came. */
                 statusCode: number | null;
-                /** @description Why no answer came: timeout, connection_refused, connection_reset, dns_failure, tls_error, target_refused (the SSRF guard), not_configured or network_error. */
+                /** @description Why no answer came: timeout, connection_refused, connection_reset, dns_failure, tls_error, target_refused (the SSRF guard), not_configured, invalid_notification or network_error. */
                 errorClass: string | null;
                 /** @enum {string} */
                 outcome: "delivered" | "retrying" | "failed";
