@@ -5,4 +5,5 @@ export const QUEUE_NAMES = {
   /** One queue per AI platform: `answers-chatgpt`, `answers-claude`, … */
   answersPrefix: 'answers-',
   answerRejudge: 'answer-rejudge',
+  webhookDelivery: 'webhook-delivery',
 } as const;

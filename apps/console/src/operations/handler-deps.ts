@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@vt/db';
+import type { AlertWebhookSettings } from '@vt/outgoing-webhooks';
 import type { ConnectionSettings } from '@vt/properties';
 import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
 import type { CollectNow } from '../collection/collect-now.ts';
@@ -14,4 +15,9 @@ export interface HandlerDeps {
   requestRejudge: (propertyId: string) => Promise<void>;
   /** Starts a property's answer collection now, once per property per hour. */
   collectNow: CollectNow;
+  /** Alert webhooks: the deployment's signing key and SSRF policy, and how recorded deliveries are queued. */
+  alertWebhooks: AlertWebhookSettings & {
+    /** Never throws: a delivery not queued now is queued by the notifier's sweep. */
+    enqueueDeliveries: (deliveryIds: readonly string[]) => Promise<void>;
+  };
 }

@@ -6,6 +6,13 @@ import { signInHandler } from './account/sign-in.ts';
 import { signOutHandler } from './account/sign-out.ts';
 import { signUpHandler } from './account/sign-up.ts';
 import { getActivityHandler } from './activity/get-activity.ts';
+import { createAlertWebhookHandler } from './alert-webhooks/create-alert-webhook.ts';
+import { deleteAlertWebhookHandler } from './alert-webhooks/delete-alert-webhook.ts';
+import { getAlertWebhookLogHandler } from './alert-webhooks/get-alert-webhook-log.ts';
+import { listAlertWebhooksHandler } from './alert-webhooks/list-alert-webhooks.ts';
+import { rotateAlertWebhookSecretHandler } from './alert-webhooks/rotate-alert-webhook-secret.ts';
+import { sendAlertWebhookTestHandler } from './alert-webhooks/send-alert-webhook-test.ts';
+import { updateAlertWebhookHandler } from './alert-webhooks/update-alert-webhook.ts';
 import { getAnswerHandler } from './answer-insights/get-answer.ts';
 import { getAnswerSourcesHandler } from './answer-insights/get-answer-sources.ts';
 import { getPromptMatrixHandler } from './answer-insights/get-prompt-matrix.ts';
@@ -93,6 +100,13 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   getCrawlLog: getCrawlLogHandler,
   getWebhookSetup: getWebhookSetupHandler,
   getWebhookLog: getWebhookLogHandler,
+  listAlertWebhooks: listAlertWebhooksHandler,
+  createAlertWebhook: createAlertWebhookHandler,
+  updateAlertWebhook: updateAlertWebhookHandler,
+  deleteAlertWebhook: deleteAlertWebhookHandler,
+  rotateAlertWebhookSecret: rotateAlertWebhookSecretHandler,
+  sendAlertWebhookTest: sendAlertWebhookTestHandler,
+  getAlertWebhookLog: getAlertWebhookLogHandler,
   getActivity: getActivityHandler,
   getVisibilityOverTime: getVisibilityOverTimeHandler,
   listPropertyResponses: listPropertyResponsesHandler,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '@vt/db';
 import { createLogger } from '@vt/logger';
+import type { TargetPolicy } from '@vt/outgoing-webhooks';
 import type { ConnectionSettings } from '@vt/properties';
-import { answerScheduleJob, createQueue, rejudgePropertyJob } from '@vt/queue';
+import { answerScheduleJob, createQueue, rejudgePropertyJob, webhookDeliveryJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
@@ -11,7 +12,7 @@ import { buildConsoleApp, type ConsoleAppDeps } from '../app.ts';
 import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.ts';
 import { createCollectNow } from '../collection/collect-now.ts';
 import { consoleOperations } from '../operations/index.ts';
-import { requestRejudge } from '../start.ts';
+import { queueAlertWebhookDeliveries, requestRejudge } from '../start.ts';
 
 /** The console's public URL in tests: cookie writes must come from its origin. */
 export const CONSOLE_ORIGIN = 'https://console.example.test';
@@ -31,6 +32,11 @@ export interface ConsoleHarnessOptions {
   db?: PrismaClient;
   /** A built web UI to serve (index.html and assets/); none by default. */
   webRoot?: string;
+  /**
+   * Alert webhooks: the signing key (the test key by default; null for none) and the SSRF policy
+   * (private targets refused, the deployment default, unless a test allows them).
+   */
+  alertWebhooks?: { signingKey?: string | null; policy?: TargetPolicy };
 }
 
 export interface SignedUp {
@@ -56,11 +62,14 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
   // The collector's schedule queue: a collection started here is picked up by a collector started
   // on the same prefix (none by default).
   const scheduleQueue = createQueue(answerScheduleJob, redis, prefix);
+  // Alert webhook deliveries: delivered by a worker a test starts on the same prefix (none by default).
+  const webhookDeliveryQueue = createQueue(webhookDeliveryJob, redis, prefix);
+  const logger = createLogger({ name: 'console', level: 'silent' });
   let now = options.now;
   const clock = () => now ?? new Date();
   const appDeps: ConsoleAppDeps = {
     db,
-    logger: createLogger({ name: 'console', level: 'silent' }),
+    logger,
     registry: createMetricsRegistry('console'),
     readinessChecks: [],
     isClosing: () => false,
@@ -74,6 +83,14 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
       sessionTtlMs: options.sessionTtlMs ?? 3_600_000,
       requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
       collectNow: createCollectNow({ redis, keyPrefix: prefix, queue: scheduleQueue, now: clock }),
+      alertWebhooks: {
+        signingKey:
+          options.alertWebhooks?.signingKey === null
+            ? undefined
+            : (options.alertWebhooks?.signingKey ?? testEnv.ALERT_WEBHOOK_SIGNING_KEY),
+        policy: options.alertWebhooks?.policy ?? { allowPrivateTargets: false },
+        enqueueDeliveries: (ids) => queueAlertWebhookDeliveries(webhookDeliveryQueue, ids, logger),
+      },
       connection: {
         publicIngestUrl: 'https://ingest.example.test',
         crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
@@ -146,6 +163,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     prefix,
     rejudgeQueue,
     scheduleQueue,
+    webhookDeliveryQueue,
     as,
     signUp,
     teamOf,
@@ -155,6 +173,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     close: async () => {
       await rejudgeQueue.close();
       await scheduleQueue.close();
+      await webhookDeliveryQueue.close();
       await closeRedisConnection(redis);
     },
   };

@@ -80,6 +80,47 @@ export const consoleApi = {
   getWebhookLog: (teamId: string, id: string) =>
     answer(client.GET('/api/properties/{id}/webhook/log', property(teamId, id))),
 
+  listAlertWebhooks: (teamId: string, id: string) =>
+    answer(client.GET('/api/properties/{id}/alert-webhooks', property(teamId, id))),
+  createAlertWebhook: (teamId: string, id: string, body: ConsoleBody<'createAlertWebhook'>) =>
+    answer(client.POST('/api/properties/{id}/alert-webhooks', { ...property(teamId, id), body })),
+  updateAlertWebhook: (teamId: string, id: string, webhookId: string, body: ConsoleBody<'updateAlertWebhook'>) =>
+    answer(
+      client.PATCH('/api/properties/{id}/alert-webhooks/{webhookId}', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+        body,
+      }),
+    ),
+  deleteAlertWebhook: (teamId: string, id: string, webhookId: string) =>
+    done(
+      client.DELETE('/api/properties/{id}/alert-webhooks/{webhookId}', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+      }),
+    ),
+  rotateAlertWebhookSecret: (teamId: string, id: string, webhookId: string) =>
+    answer(
+      client.POST('/api/properties/{id}/alert-webhooks/{webhookId}/rotate-secret', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+      }),
+    ),
+  sendAlertWebhookTest: (teamId: string, id: string, webhookId: string) =>
+    answer(
+      client.POST('/api/properties/{id}/alert-webhooks/{webhookId}/test', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+      }),
+    ),
+  getAlertWebhookLog: (teamId: string, id: string, webhookId: string) =>
+    answer(
+      client.GET('/api/properties/{id}/alert-webhooks/{webhookId}/log', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+      }),
+    ),
+
   getActivity: (teamId: string, id: string, query: ConsoleQuery<'getActivity'>) =>
     answer(client.GET('/api/properties/{id}/activity', { ...team(teamId), params: { path: { id }, query } })),
   getVisibilityOverTime: (teamId: string, id: string, query: ConsoleQuery<'getVisibilityOverTime'>) =>
