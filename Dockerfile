@@ -43,9 +43,11 @@ COPY packages/credentials/package.json ./packages/credentials/
 COPY packages/db/package.json ./packages/db/
 COPY packages/delivery-log/package.json ./packages/delivery-log/
 COPY packages/edge-senders/package.json ./packages/edge-senders/
+COPY packages/exports/package.json ./packages/exports/
 COPY packages/logger/package.json ./packages/logger/
 COPY packages/mail/package.json ./packages/mail/
 COPY packages/mail-catcher/package.json ./packages/mail-catcher/
+COPY packages/outgoing-webhooks/package.json ./packages/outgoing-webhooks/
 COPY packages/properties/package.json ./packages/properties/
 COPY packages/catalogue-store/package.json ./packages/catalogue-store/
 COPY packages/http-operations/package.json ./packages/http-operations/

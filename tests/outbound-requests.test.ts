@@ -56,6 +56,8 @@ const ALLOWED: Record<string, string> = {
   'packages/api-client/src/index.ts': 'the typed /v1 client people install for their own scripts; no app uses it',
   'apps/console/web/src/pages/WebhookSetupPage.tsx': 'a signing example shown to people; nothing is called',
   'packages/properties/src/snippets.ts': 'sender snippets shown to people; nothing is called',
+  'packages/outgoing-webhooks/src/post-webhook.ts':
+    'posts alert webhooks to the receivers owners and admins set (issue 29), through the SSRF guard: https, public addresses only, the connection pinned to the checked addresses, no redirects',
   'packages/edge-senders/src/batcher.ts':
     'the senders people install on their own sites post their requests to the crawl ingest; no app uses them',
   'packages/edge-senders/src/cloudflare-worker.ts':

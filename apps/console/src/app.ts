@@ -81,7 +81,15 @@ export function buildConsoleApp(deps: ConsoleAppDeps): Express {
 
   app.use((req, res) => sendConsoleError(res, 'NOT_FOUND', `No endpoint at ${req.path}.`));
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
-    if (res.headersSent) return;
+    if (res.headersSent) {
+      // A streamed answer (a CSV export) that failed after its first bytes: its connection was
+      // cut, so the client sees an incomplete download; only the log can say why.
+      deps.logger.error(
+        { err, path: req.path, method: req.method, requestId: requestIdOf(res) },
+        'console answer failed after it began; its connection was cut',
+      );
+      return;
+    }
     const type = (err as { type?: string }).type;
     if (type === 'entity.too.large') {
       return sendConsoleError(res, 'PAYLOAD_TOO_LARGE', `The body is over ${CONSOLE_MAX_BODY}.`);

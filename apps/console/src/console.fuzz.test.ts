@@ -1,4 +1,9 @@
-import { CONSOLE_ERROR_STATUS, consoleEndpoints, consoleErrorSchema } from '@vt/contracts/console';
+import {
+  CONSOLE_ERROR_STATUS,
+  type ConsoleEndpoint,
+  consoleEndpoints,
+  consoleErrorSchema,
+} from '@vt/contracts/console';
 import fc from 'fast-check';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,9 +11,9 @@ import { CONSOLE_ORIGIN, createConsoleHarness, type SignedUp } from './testing/i
 
 // Property-based: random and hostile bodies, content types, query strings, path ids, cookies,
 // Origin and Authorization headers on every console API route, signed in as a team's owner and
-// signed out. Whatever comes in, the answer is JSON (or an empty 204), never HTML, never a 500,
-// and an error is the console's envelope with the status its code maps to. `pnpm test:fuzz` runs
-// more cases (FUZZ_RUNS).
+// signed out. Whatever comes in, the answer is JSON (or an empty 204, or a CSV export's
+// download), never HTML, never a 500, and an error is the console's envelope with the status its
+// code maps to. `pnpm test:fuzz` runs more cases (FUZZ_RUNS).
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
 const h = createConsoleHarness();
@@ -90,13 +95,18 @@ function concrete(path: string, id: () => string): string {
   return path.replace(/\{(\w+)\}/g, () => encode(id()) || 'x');
 }
 
-function expectDocumented(res: request.Response) {
+function expectDocumented(res: request.Response, endpoint: ConsoleEndpoint) {
   expect(res.status, res.text.slice(0, 300)).not.toBe(500);
   expect(res.text).not.toMatch(/<html|<!doctype|\n\s+at .+:\d+:\d+/i);
   if (res.status === 204) return expect(res.text).toBe('');
   // A request head over 16 KiB (a 20 kB id or query) is refused by Node's parser, documented in
   // docs/operators.md's limits: 431 with no body.
   if (res.status === 431) return expect(res.text).toBe('');
+  // The CSV exports answer a download: a UTF-8 CSV with its byte-order mark.
+  if (endpoint.streams && res.status === 200) {
+    expect(res.headers['content-type']).toBe(endpoint.streams);
+    return expect(res.text.startsWith('\uFEFF')).toBe(true);
+  }
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   if (res.status < 400) return;
   const envelope = consoleErrorSchema.parse(res.body);
@@ -112,7 +122,7 @@ describe('the console API under random and hostile requests', () => {
         req = req.set('X-Team-Id', teamId);
         if (sent.type) req = req.set('Content-Type', sent.type);
         const res = await req.send(sent.text);
-        expectDocumented(res);
+        expectDocumented(res, endpoint);
       }),
       { numRuns: RUNS },
     );
@@ -135,7 +145,7 @@ describe('the console API under random and hostile requests', () => {
           .get(`${path}?${q}`)
           .set('Authorization', `Bearer ${owner.token}`)
           .set('X-Team-Id', teamId);
-        expectDocumented(res);
+        expectDocumented(res, endpoint);
       }),
       { numRuns: RUNS },
     );
@@ -165,7 +175,7 @@ describe('the console API under random and hostile requests', () => {
           if (headers.origin !== undefined) req = req.set('Origin', headers.origin);
           if (headers.team !== undefined) req = req.set('X-Team-Id', headers.team);
           const res = await req.send();
-          expectDocumented(res);
+          expectDocumented(res, endpoint);
           // Nobody is signed in: only the public operations may succeed, and not with our data.
           if (endpoint.access !== 'public') expect(res.status).toBeGreaterThanOrEqual(400);
           expect(res.text).not.toContain('fuzz.example');

@@ -5,7 +5,16 @@ import { fileURLToPath } from 'node:url';
 import type { ConsoleConfig } from '@vt/config';
 import type { Logger } from '@vt/logger';
 import { wakeEmailSender } from '@vt/mail';
-import { answerScheduleJob, createQueue, emailJob, enqueue, type Queue, rejudgePropertyJob } from '@vt/queue';
+import { enqueueWebhookDeliveries } from '@vt/outgoing-webhooks';
+import {
+  answerScheduleJob,
+  createQueue,
+  emailJob,
+  enqueue,
+  type Queue,
+  rejudgePropertyJob,
+  webhookDeliveryJob,
+} from '@vt/queue';
 import { startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
@@ -24,6 +33,16 @@ const WEB_ROOT = fileURLToPath(new URL('../web/dist/', import.meta.url));
 export const requestRejudge = (queue: Queue, propertyId: string) =>
   enqueue(queue, rejudgePropertyJob, { propertyId }, `rejudge-${propertyId}-${randomUUID()}`);
 
+/**
+ * Queues recorded alert webhook deliveries. A failure (Redis away) is logged, not answered: the
+ * deliveries are stored, and the notifier's sweep queues every due one that has no job.
+ */
+export async function queueAlertWebhookDeliveries(queue: Queue, ids: readonly string[], logger: Logger) {
+  await enqueueWebhookDeliveries(queue, ids).catch((err: unknown) =>
+    logger.warn({ err, deliveries: ids.length }, 'alert webhook deliveries not queued; the sweep will queue them'),
+  );
+}
+
 export function startConsole(config: ConsoleConfig, logger: Logger) {
   return startHttpService({
     name: 'console',
@@ -35,6 +54,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
       const rejudgeQueue = createQueue(rejudgePropertyJob, redis, config.QUEUE_PREFIX);
       const scheduleQueue = createQueue(answerScheduleJob, redis, config.QUEUE_PREFIX);
       const emailQueue = createQueue(emailJob, redis, config.QUEUE_PREFIX);
+      const webhookDeliveryQueue = createQueue(webhookDeliveryJob, redis, config.QUEUE_PREFIX);
       const operations = consoleOperations({
         db,
         now,
@@ -43,6 +63,11 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
         collectNow: createCollectNow({ redis, keyPrefix: config.QUEUE_PREFIX, queue: scheduleQueue, now }),
         wakeEmailSender: (emailId) => wakeEmailSender(emailQueue, emailId),
         ...(config.MAIL_CATCHER_URL ? { caughtMail: caughtMailReader(config.MAIL_CATCHER_URL) } : {}),
+        alertWebhooks: {
+          signingKey: config.ALERT_WEBHOOK_SIGNING_KEY,
+          policy: { allowPrivateTargets: config.ALERT_WEBHOOK_ALLOW_PRIVATE_TARGETS },
+          enqueueDeliveries: (ids) => queueAlertWebhookDeliveries(webhookDeliveryQueue, ids, logger),
+        },
         connection: {
           publicIngestUrl: config.PUBLIC_INGEST_URL,
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
@@ -61,6 +86,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
           await rejudgeQueue.close();
           await scheduleQueue.close();
           await emailQueue.close();
+          await webhookDeliveryQueue.close();
         },
         app: buildConsoleApp({
           db,

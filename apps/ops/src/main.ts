@@ -14,6 +14,7 @@ if (argv[0] === 'start') {
     envFile: ENV_FILE,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stdoutStream: process.stdout,
     // Progress only when a person watches both: `ops … | jq` or `> file` gets none.
     isTerminal: Boolean(process.stdout.isTTY && process.stderr.isTTY),
     columns: process.stderr.columns,

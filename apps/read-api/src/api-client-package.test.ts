@@ -147,6 +147,8 @@ describe('the @vt/api-client package', () => {
     expect(refused.stderr).toMatch(UUID);
   });
 
+  // Two full tsc runs of a consumer project: seconds each on a quiet machine, more when the suite's
+  // other files load both cores.
   it('[READ-30] type-checks the README’s TypeScript example against the installed package, as a consumer (NodeNext)', async () => {
     const [example] = readmeBlocks('ts');
     writeFileSync(join(consumer, 'example.ts'), example!);
@@ -189,5 +191,5 @@ const title: number = (await api.GET('/v1/tasks')).data!.data[0]!.title;
     expect(errors).toMatch(/^wrong\.ts\(3,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/m);
     expect(errors).toMatch(/^wrong\.ts\(4,\d+\): error/m);
     expect(errors).toMatch(/^wrong\.ts\(5,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/m);
-  });
+  }, 120_000);
 });

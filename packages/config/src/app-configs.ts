@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  alertWebhookEnv,
   answerCollectorPortEnv,
   consolePortEnv,
   crawlTokenSecretEnv,
@@ -224,6 +225,7 @@ export const consoleConfigSchema = z.object({
   ...publicIngestUrlEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
+  ...alertWebhookEnv,
   ...serviceEnv,
 });
 export type ConsoleConfig = z.output<typeof consoleConfigSchema>;

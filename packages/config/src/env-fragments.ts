@@ -114,6 +114,29 @@ export function requireWholeOverlap(
   }
 }
 
+/**
+ * The alert webhooks a property posts to (packages/outgoing-webhooks): the key their signing
+ * secrets derive from, and whether they may point inside the deployment's own network. Read by
+ * the console (it shows secrets and checks URLs as they are saved) and by whatever delivers them
+ * (it signs, and checks again at every delivery).
+ */
+export const alertWebhookEnv = {
+  ALERT_WEBHOOK_SIGNING_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe(
+      'Deployment key the signing secrets of alert webhooks (Standard Webhooks format) are derived from. Unset: only Slack-format alert webhooks can be added.',
+    ),
+  ALERT_WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(['true', 'false'], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true')
+    .describe(
+      'Whether alert webhook URLs may be plain http and point at loopback, private, link-local or CGNAT addresses (a receiver on your own network). Off: only https URLs whose host resolves to public addresses. Cloud metadata addresses are refused either way.',
+    ),
+};
+
 /** What every queue worker reads besides its port and concurrency. */
 export const jobLockEnv = {
   JOB_LOCK_SECONDS: positiveInt(30).describe(

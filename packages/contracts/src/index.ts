@@ -1,3 +1,11 @@
+export {
+  ALERT_NOTIFICATION_LIMITS,
+  ALERT_NOTIFICATION_TYPES,
+  type AlertNotification,
+  type AlertNotificationInput,
+  type AlertNotificationType,
+  alertNotificationSchema,
+} from './alert-notification.ts';
 export { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
 export {
   CRAWL_EVENT_CAPS,

@@ -1,3 +1,4 @@
+export { deriveAlertWebhookSecret } from './alert-webhook-secret.ts';
 export {
   API_KEY_PREFIX,
   deriveApiKey,

@@ -23,3 +23,4 @@ export {
 export { type OperationMetricNames, type OperationTimer, operationMetrics } from './operation-metrics.ts';
 export { createOperationRouter, type InputPart, type OperationRouterOptions } from './operation-router.ts';
 export { type FieldProblem, Refusal } from './refusal.ts';
+export { StreamedAnswer, sendStreamedAnswer } from './streamed-answer.ts';

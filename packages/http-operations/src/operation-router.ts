@@ -5,6 +5,7 @@ import type { ErrorSender } from './error-envelope.ts';
 import type { Operation } from './operation.ts';
 import { type OperationMetricNames, operationMetrics } from './operation-metrics.ts';
 import type { Refusal } from './refusal.ts';
+import { sendStreamedAnswer } from './streamed-answer.ts';
 
 export type InputPart = 'params' | 'query' | 'body';
 
@@ -27,7 +28,7 @@ export interface OperationRouterOptions<Ctx, Meta, Code extends string> {
   bodyNotJson?: () => Refusal<Code>;
   /** The refusal of a method the path does not answer; `allow` is the Allow header's value. */
   methodNotAllowed: (method: string, allow: string) => Refusal<Code>;
-  /** Writes a success; by default the answer parsed by the response schema, with the operation's status. */
+  /** Writes a JSON success; by default the answer parsed by the response schema, with the operation's status. */
   respond?: (res: Response, operation: Operation<Ctx, Meta>, answer: unknown) => void;
 }
 
@@ -46,8 +47,9 @@ function respondWithSchema<Ctx, Meta>(res: Response, operation: Operation<Ctx, M
  * One router for a family's operations. Per path: each operation's method (GET also answers
  * HEAD), OPTIONS with 204 and Allow, and 405 with Allow for any other method. Per request, in
  * order: the family's context (authentication and the like), then params, query and body
- * against their schemas, then the handler and the answer; each step may refuse, in the family's
- * envelope. Every request is counted and timed by operation and status.
+ * against their schemas, then the handler and the answer (streamed as it is produced for an
+ * operation that `streams`); each step may refuse, in the family's envelope. Every request is
+ * counted and timed by operation and status.
  */
 export function createOperationRouter<Ctx, Meta, Code extends string>(
   options: OperationRouterOptions<Ctx, Meta, Code>,
@@ -76,9 +78,12 @@ export function createOperationRouter<Ctx, Meta, Code extends string>(
       const query = parse('query', operation.query, req.query);
       if (operation.body && options.bodyNotJson && !req.is('application/json')) throw options.bodyNotJson();
       const body = parse('body', operation.body, req.body);
-      respond(res, operation, await operation.handle({ ...context, params, query, body }));
+      const answer = await operation.handle({ ...context, params, query, body });
+      if (operation.streams) await sendStreamedAnswer(req, res, operation.status ?? 200, operation.streams, answer);
+      else respond(res, operation, answer);
     } catch (err) {
-      if (!(err instanceof options.refusal)) return next(err);
+      // Once an answer has begun, a refusal can no longer be sent: the app's handler logs it.
+      if (res.headersSent || !(err instanceof options.refusal)) return next(err);
       options.sendError(res, err.code, err.message, err.details);
     }
   };

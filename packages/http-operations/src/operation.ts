@@ -30,6 +30,11 @@ export interface OperationShape<Meta> {
   path: string;
   /** The success status (200 unless said). */
   status?: number;
+  /**
+   * The media type of a success that is written as it is produced (`text/csv; charset=utf-8`):
+   * the handler answers a `StreamedAnswer`, and no response schema applies.
+   */
+  streams?: string;
   /** The family's own facts: who may call it, its rate-limit class, its OpenAPI words. */
   meta: Meta;
 }

@@ -15,6 +15,10 @@ export {
   type LeadJobData,
   leadJob,
   rejudgePropertyJob,
+  WEBHOOK_DELIVERY_MAX_ATTEMPTS,
+  type WebhookDeliveryJobData,
+  webhookDeliveryJob,
 } from './job-contracts.ts';
 export { batchedEnqueue, createQueue, enqueue, enqueueBulk } from './producer.ts';
+export { DELAY_FROM_ERROR_BACKOFF, delayFromError, RetryLaterError } from './retry-later.ts';
 export { createJobWorker } from './worker.ts';

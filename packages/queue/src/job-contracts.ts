@@ -2,6 +2,7 @@ import { keptCrawlEventSchema, LEAD_WEBHOOK_LIMITS, leadSchema } from '@vt/contr
 import type { JobsOptions } from 'bullmq';
 import { z } from 'zod';
 import { QUEUE_NAMES } from './queue-names.ts';
+import { DELAY_FROM_ERROR_BACKOFF } from './retry-later.ts';
 
 // Every job's contract in one place: queue, zod payload, default options. The producer parses
 // before `add`, the worker parses before handling, so a payload that drifted fails loudly. What a
@@ -183,3 +184,23 @@ export const emailSweepJob = {
     removeOnFail: { age: 24 * 3600, count: 1000 },
   },
 } as const satisfies JobContract;
+
+/**
+ * Attempts at one alert webhook delivery, over about a day (the schedule is the processor's, in
+ * @vt/outgoing-webhooks, which tells BullMQ each delay through `RetryLaterError`).
+ */
+export const WEBHOOK_DELIVERY_MAX_ATTEMPTS = 8;
+
+/** One alert webhook delivery (a notification for one destination), under the delivery's id. */
+export const webhookDeliveryJob = {
+  queue: QUEUE_NAMES.webhookDelivery,
+  name: 'deliver-webhook',
+  schema: z.strictObject({ deliveryId: uuid }),
+  options: {
+    ...DEFAULT_JOB_OPTIONS,
+    attempts: WEBHOOK_DELIVERY_MAX_ATTEMPTS,
+    backoff: { type: DELAY_FROM_ERROR_BACKOFF },
+  },
+} as const satisfies JobContract;
+
+export type WebhookDeliveryJobData = z.infer<typeof webhookDeliveryJob.schema>;

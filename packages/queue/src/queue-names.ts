@@ -7,4 +7,5 @@ export const QUEUE_NAMES = {
   answerRejudge: 'answer-rejudge',
   email: 'email',
   emailSweep: 'email-sweep',
+  webhookDelivery: 'webhook-delivery',
 } as const;

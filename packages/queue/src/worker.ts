@@ -2,6 +2,7 @@ import type { Redis } from '@vt/redis';
 import { type Job, Worker } from 'bullmq';
 import type { z } from 'zod';
 import type { JobContract } from './job-contracts.ts';
+import { delayFromError } from './retry-later.ts';
 
 export interface JobWorkerOptions<S extends z.ZodType> {
   contract: JobContract<S>;
@@ -37,6 +38,8 @@ export function createJobWorker<S extends z.ZodType>(options: JobWorkerOptions<S
       prefix: options.prefix,
       concurrency: options.concurrency,
       autorun: false,
+      // Only jobs whose contract asks for DELAY_FROM_ERROR_BACKOFF reach it; the others use BullMQ's own.
+      settings: { backoffStrategy: delayFromError },
       ...(options.lockMs ? { lockDuration: options.lockMs, stalledInterval: options.lockMs } : {}),
     },
   );

@@ -8,6 +8,7 @@ export const testEnv = {
   QUEUE_PREFIX: inject('queuePrefix'),
   CRAWL_TOKEN_SECRET: 'test-crawl-token-secret-0123456789abcdef',
   WEBHOOK_SIGNING_KEY: 'test-webhook-signing-key-0123456789abcdef',
+  ALERT_WEBHOOK_SIGNING_KEY: 'test-alert-webhook-signing-key-0123456789',
   LOG_LEVEL: 'silent',
 } as const;
 

@@ -1,7 +1,7 @@
 import type { ActiveSession, CurrentTeam } from '@vt/accounts';
 import { isUuid } from '@vt/contracts';
 import { type ConsoleAccess, type ConsoleEndpoint, pathParameters } from '@vt/contracts/console';
-import type { Operation, PathParameterName } from '@vt/http-operations';
+import type { Operation, PathParameterName, StreamedAnswer } from '@vt/http-operations';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 
@@ -27,7 +27,12 @@ export interface HandlerContext<E extends ConsoleEndpoint> {
   team: E['access'] extends 'member' | 'admin' ? CurrentTeam : undefined;
 }
 
-type Answer<E extends ConsoleEndpoint> = E extends { response: infer R extends z.ZodType } ? z.input<R> : undefined;
+/** What a handler answers: its response schema's input, a body written as it is produced, or nothing (204). */
+type Answer<E extends ConsoleEndpoint> = E extends { streams: string }
+  ? StreamedAnswer
+  : E extends { response: infer R extends z.ZodType }
+    ? z.input<R>
+    : undefined;
 
 export type Handler<E extends ConsoleEndpoint> = (ctx: HandlerContext<E>) => Promise<Answer<E>>;
 
@@ -70,6 +75,7 @@ export function consoleOperation(endpoint: ConsoleEndpoint, handle: ErasedHandle
     query: endpoint.query,
     body: endpoint.body,
     response: endpoint.response,
+    streams: endpoint.streams,
     // Path ids never fail: one that is not a UUID is read as the nil UUID, which names nothing.
     handle: (input) => handle({ ...input, params: pathIds(names, input.req.params) }),
   };

@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@vt/db';
+import type { AlertWebhookSettings } from '@vt/outgoing-webhooks';
 import type { ConnectionSettings } from '@vt/properties';
 import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
 import type { CollectNow } from '../collection/collect-now.ts';
@@ -19,4 +20,9 @@ export interface HandlerDeps {
   wakeEmailSender: (emailId: string) => Promise<void>;
   /** The development mail catcher (MAIL_CATCHER_URL); absent in production. */
   caughtMail?: CaughtMailReader;
+  /** Alert webhooks: the deployment's signing key and SSRF policy, and how recorded deliveries are queued. */
+  alertWebhooks: AlertWebhookSettings & {
+    /** Never throws: a delivery not queued now is queued by the notifier's sweep. */
+    enqueueDeliveries: (deliveryIds: readonly string[]) => Promise<void>;
+  };
 }

@@ -6,6 +6,13 @@ import { signInHandler } from './account/sign-in.ts';
 import { signOutHandler } from './account/sign-out.ts';
 import { signUpHandler } from './account/sign-up.ts';
 import { getActivityHandler } from './activity/get-activity.ts';
+import { createAlertWebhookHandler } from './alert-webhooks/create-alert-webhook.ts';
+import { deleteAlertWebhookHandler } from './alert-webhooks/delete-alert-webhook.ts';
+import { getAlertWebhookLogHandler } from './alert-webhooks/get-alert-webhook-log.ts';
+import { listAlertWebhooksHandler } from './alert-webhooks/list-alert-webhooks.ts';
+import { rotateAlertWebhookSecretHandler } from './alert-webhooks/rotate-alert-webhook-secret.ts';
+import { sendAlertWebhookTestHandler } from './alert-webhooks/send-alert-webhook-test.ts';
+import { updateAlertWebhookHandler } from './alert-webhooks/update-alert-webhook.ts';
 import { getAnswerHandler } from './answer-insights/get-answer.ts';
 import { getAnswerSourcesHandler } from './answer-insights/get-answer-sources.ts';
 import { getPromptMatrixHandler } from './answer-insights/get-prompt-matrix.ts';
@@ -20,6 +27,10 @@ import { createApiKeyHandler } from './api-keys/create-api-key.ts';
 import { listApiKeysHandler } from './api-keys/list-api-keys.ts';
 import { revokeApiKeyHandler } from './api-keys/revoke-api-key.ts';
 import type { ConsoleHandlerFactory } from './define-console-handler.ts';
+import { exportAiReferralsHandler } from './exports/export-ai-referrals.ts';
+import { exportAnswersHandler } from './exports/export-answers.ts';
+import { exportCrawlerActivityHandler } from './exports/export-crawler-activity.ts';
+import { exportLeadsHandler } from './exports/export-leads.ts';
 import type { HandlerDeps } from './handler-deps.ts';
 import { addMemberHandler } from './members/add-member.ts';
 import { changeRoleHandler } from './members/change-role.ts';
@@ -92,6 +103,13 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   getCrawlLog: getCrawlLogHandler,
   getWebhookSetup: getWebhookSetupHandler,
   getWebhookLog: getWebhookLogHandler,
+  listAlertWebhooks: listAlertWebhooksHandler,
+  createAlertWebhook: createAlertWebhookHandler,
+  updateAlertWebhook: updateAlertWebhookHandler,
+  deleteAlertWebhook: deleteAlertWebhookHandler,
+  rotateAlertWebhookSecret: rotateAlertWebhookSecretHandler,
+  sendAlertWebhookTest: sendAlertWebhookTestHandler,
+  getAlertWebhookLog: getAlertWebhookLogHandler,
   getActivity: getActivityHandler,
   getVisibilityOverTime: getVisibilityOverTimeHandler,
   listPropertyResponses: listPropertyResponsesHandler,
@@ -111,6 +129,10 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   listTeamEmails: listTeamEmailsHandler,
   sendTestEmail: sendTestEmailHandler,
   getCaughtEmail: getCaughtEmailHandler,
+  exportAnswers: exportAnswersHandler,
+  exportCrawlerActivity: exportCrawlerActivityHandler,
+  exportAiReferrals: exportAiReferralsHandler,
+  exportLeads: exportLeadsHandler,
 };
 
 /** Every catalogued operation with its handler, in the catalogue's order. */

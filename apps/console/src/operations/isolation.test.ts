@@ -21,6 +21,7 @@ interface TeamWorld {
   competitorId: string;
   keyId: string;
   responseId: string;
+  webhookId: string;
 }
 
 async function teamWorld(label: string): Promise<TeamWorld> {
@@ -48,6 +49,10 @@ async function teamWorld(label: string): Promise<TeamWorld> {
   });
   expect((await importAnswers(h.db, [answer])).rejected).toEqual([]);
   const response = await h.db.response.findFirstOrThrow({ where: { propertyId } });
+  // An alert webhook, stored as it is (its URL's host would be resolved through the API).
+  const webhook = await h.db.webhookDestination.create({
+    data: { propertyId, format: 'standard', url: `https://${label}.example.test/hook` },
+  });
   return {
     owner,
     member,
@@ -57,6 +62,7 @@ async function teamWorld(label: string): Promise<TeamWorld> {
     competitorId: competitor.body.competitor.id,
     keyId: key.body.key.id,
     responseId: response.id,
+    webhookId: webhook.id,
   };
 }
 
@@ -74,6 +80,8 @@ async function stateOf(world: TeamWorld) {
     prompt: await db.prompt.findUnique({ where: { id: world.promptId } }),
     competitor: await db.competitor.findUnique({ where: { id: world.competitorId } }),
     key: await db.apiKey.findUnique({ where: { id: world.keyId } }),
+    webhook: await db.webhookDestination.findUnique({ where: { id: world.webhookId } }),
+    webhookDeliveries: await db.webhookDelivery.count({ where: { destinationId: world.webhookId } }),
     members: await db.membership.findMany({ where: { teamId: world.teamId }, orderBy: { userId: 'asc' } }),
   };
 }
@@ -84,6 +92,8 @@ const BODIES: Record<string, object> = {
   addCompetitor: { name: 'Hijacked rival' },
   addPrompt: { text: 'Hijacked question' },
   updatePrompt: { active: false },
+  createAlertWebhook: { format: 'slack', url: 'https://hijack.example.test/hook' },
+  updateAlertWebhook: { url: 'https://hijack.example.test/hook', enabled: false },
 };
 
 const withIds = Object.values(consoleEndpoints).filter((e) => e.path.includes('{'));
@@ -97,6 +107,7 @@ describe('isolation between teams, on every console route that takes an id', () 
       b.competitorId,
       b.keyId,
       b.responseId,
+      b.webhookId,
       b.member.user.id,
       'iso-b',
       b.member.email,
@@ -109,6 +120,7 @@ describe('isolation between teams, on every console route that takes an id', () 
           promptId: b.promptId,
           competitorId: b.competitorId,
           responseId: b.responseId,
+          webhookId: b.webhookId,
         })[param] ?? b.propertyId;
       const foreign = path.replace(/\{(\w+)\}/g, (_, p: string) => own(p));
       // A's own property with B's prompt or competitor: the nested id must belong to the property.

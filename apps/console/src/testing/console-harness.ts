@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { PrismaClient } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { wakeEmailSender } from '@vt/mail';
+import type { TargetPolicy } from '@vt/outgoing-webhooks';
 import type { ConnectionSettings } from '@vt/properties';
-import { answerScheduleJob, createQueue, emailJob, rejudgePropertyJob } from '@vt/queue';
+import { answerScheduleJob, createQueue, emailJob, rejudgePropertyJob, webhookDeliveryJob } from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
@@ -13,7 +14,7 @@ import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.
 import { createCollectNow } from '../collection/collect-now.ts';
 import { caughtMailReader } from '../mail/caught-mail.ts';
 import { consoleOperations } from '../operations/index.ts';
-import { requestRejudge } from '../start.ts';
+import { queueAlertWebhookDeliveries, requestRejudge } from '../start.ts';
 
 /** The console's public URL in tests: cookie writes must come from its origin. */
 export const CONSOLE_ORIGIN = 'https://console.example.test';
@@ -35,6 +36,11 @@ export interface ConsoleHarnessOptions {
   webRoot?: string;
   /** The development mail catcher's HTTP API (MAIL_CATCHER_URL); none by default, as in production. */
   mailCatcherUrl?: string;
+  /**
+   * Alert webhooks: the signing key (the test key by default; null for none) and the SSRF policy
+   * (private targets refused, the deployment default, unless a test allows them).
+   */
+  alertWebhooks?: { signingKey?: string | null; policy?: TargetPolicy };
 }
 
 export interface SignedUp {
@@ -62,11 +68,14 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
   const scheduleQueue = createQueue(answerScheduleJob, redis, prefix);
   // The notifier's email queue: a notifier started on the same prefix sends what the console queues.
   const emailQueue = createQueue(emailJob, redis, prefix);
+  // Alert webhook deliveries: delivered by a worker a test starts on the same prefix (none by default).
+  const webhookDeliveryQueue = createQueue(webhookDeliveryJob, redis, prefix);
+  const logger = createLogger({ name: 'console', level: 'silent' });
   let now = options.now;
   const clock = () => now ?? new Date();
   const appDeps: ConsoleAppDeps = {
     db,
-    logger: createLogger({ name: 'console', level: 'silent' }),
+    logger,
     registry: createMetricsRegistry('console'),
     readinessChecks: [],
     isClosing: () => false,
@@ -82,6 +91,14 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
       collectNow: createCollectNow({ redis, keyPrefix: prefix, queue: scheduleQueue, now: clock }),
       wakeEmailSender: (emailId) => wakeEmailSender(emailQueue, emailId),
       ...(options.mailCatcherUrl ? { caughtMail: caughtMailReader(options.mailCatcherUrl) } : {}),
+      alertWebhooks: {
+        signingKey:
+          options.alertWebhooks?.signingKey === null
+            ? undefined
+            : (options.alertWebhooks?.signingKey ?? testEnv.ALERT_WEBHOOK_SIGNING_KEY),
+        policy: options.alertWebhooks?.policy ?? { allowPrivateTargets: false },
+        enqueueDeliveries: (ids) => queueAlertWebhookDeliveries(webhookDeliveryQueue, ids, logger),
+      },
       connection: {
         publicIngestUrl: 'https://ingest.example.test',
         crawlTokenSecret: testEnv.CRAWL_TOKEN_SECRET,
@@ -155,6 +172,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     rejudgeQueue,
     scheduleQueue,
     emailQueue,
+    webhookDeliveryQueue,
     as,
     signUp,
     teamOf,
@@ -165,6 +183,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
       await rejudgeQueue.close();
       await scheduleQueue.close();
       await emailQueue.close();
+      await webhookDeliveryQueue.close();
       await closeRedisConnection(redis);
     },
   };

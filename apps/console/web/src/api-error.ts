@@ -31,6 +31,17 @@ export async function answer<T>(call: Promise<ClientResult<T>>): Promise<T> {
   return data as T;
 }
 
+/**
+ * A CSV export, read whole into a file the page can save, with the name from Content-Disposition.
+ * A download cut before its end (the console cuts it when an export fails midway) rejects here
+ * with a TypeError, never resolving with part of the file.
+ */
+export async function download(call: Promise<ClientResult<Blob>>): Promise<{ blob: Blob; filename: string }> {
+  const blob = await answer(call);
+  const disposition = (await call).response.headers.get('content-disposition') ?? '';
+  return { blob, filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'export.csv' };
+}
+
 /** A call answered 204: resolves once it succeeded. */
 export async function done(call: Promise<ClientResult<unknown>>): Promise<undefined> {
   await answer(call);

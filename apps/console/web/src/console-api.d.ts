@@ -547,6 +547,124 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/properties/{id}/alert-webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the property’s alerts are posted: Slack-compatible and signed (Standard Webhooks) webhooks
+         * @description Members get the same answer with each URL and signing secret null (the host is shown).
+         *
+         *     Any member of the current team.
+         */
+        get: operations["listAlertWebhooks"];
+        put?: never;
+        /**
+         * Add a webhook the property’s alerts are posted to
+         * @description The URL must be https, hold no user name or password, and resolve to public addresses only (unless the deployment allows private targets); a refused URL answers 400 INVALID_BODY with the reason at `url`. At most 10 per property (409 LIMIT_REACHED). A standard webhook needs ALERT_WEBHOOK_SIGNING_KEY (503 NOT_CONFIGURED).
+         *
+         *     Owners and admins of the current team.
+         */
+        post: operations["createAlertWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/alert-webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook, its pending deliveries and its log
+         * @description Owners and admins of the current team.
+         */
+        delete: operations["deleteAlertWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook’s URL or description, or switch it off and on
+         * @description A new URL is checked as when the webhook was added.
+         *
+         *     Owners and admins of the current team.
+         */
+        patch: operations["updateAlertWebhook"];
+        trace?: never;
+    };
+    "/api/properties/{id}/alert-webhooks/{webhookId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a standard webhook’s signing secret: events are signed with the new one at once
+         * @description A Slack webhook has no secret (400 INVALID_PARAM): its URL is its secret.
+         *
+         *     Owners and admins of the current team.
+         */
+        post: operations["rotateAlertWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/alert-webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an `alert.test` event to a webhook, delivered and retried like any alert
+         * @description The delivery is queued: its attempts appear in the webhook’s log. A switched-off webhook answers 400 INVALID_PARAM.
+         *
+         *     Owners and admins of the current team.
+         */
+        post: operations["sendAlertWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/alert-webhooks/{webhookId}/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook’s delivery log: the 50 newest attempts and the deliveries still pending
+         * @description Any member of the current team.
+         */
+        get: operations["getAlertWebhookLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/properties/{id}/activity": {
         parameters: {
             query?: never;
@@ -925,6 +1043,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/properties/{id}/exports/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every answer of a day range with its verdict, as CSV
+         * @description One row per answer: date, platform, prompt, brand mentioned and the term matched, rank among the brands named, brands named, first mention (character), sentiment and its word, competitors named, cited sources, the excerpt (not the whole answer) and the answer id.
+         *
+         *     Inclusive UTC days: the last 30 ending today by default, at most 366 (400 INVALID_PARAM beyond). The answer is `text/csv; charset=utf-8`: a UTF-8 byte-order mark, a header row, CRLF line ends, RFC 4180 quoting; text cells starting with = + - @, a tab or a carriage return are prefixed with `'` so spreadsheets do not run them. `Content-Disposition` names the file after the property, the kind and the range.
+         *
+         *     Rows are read and sent as the client reads them. An error once the first bytes are sent cannot change the status: the connection is cut before the end of the chunked body, so the download fails visibly instead of looking complete.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["exportAnswers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/exports/crawlers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AI crawler hits per day and crawler, by verification, as CSV
+         * @description One row per UTC day and crawler: operator, category, whether it counts as AI for the property, hits, verified, unverified, unverifiable.
+         *
+         *     Inclusive UTC days: the last 30 ending today by default, at most 366 (400 INVALID_PARAM beyond). The answer is `text/csv; charset=utf-8`: a UTF-8 byte-order mark, a header row, CRLF line ends, RFC 4180 quoting; text cells starting with = + - @, a tab or a carriage return are prefixed with `'` so spreadsheets do not run them. `Content-Disposition` names the file after the property, the kind and the range.
+         *
+         *     Rows are read and sent as the client reads them. An error once the first bytes are sent cannot change the status: the connection is cut before the end of the chunked body, so the download fails visibly instead of looking complete.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["exportCrawlerActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/exports/referrals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AI-referred visits per day, platform and landing path, as CSV
+         * @description Inclusive UTC days: the last 30 ending today by default, at most 366 (400 INVALID_PARAM beyond). The answer is `text/csv; charset=utf-8`: a UTF-8 byte-order mark, a header row, CRLF line ends, RFC 4180 quoting; text cells starting with = + - @, a tab or a carriage return are prefixed with `'` so spreadsheets do not run them. `Content-Disposition` names the file after the property, the kind and the range.
+         *
+         *     Rows are read and sent as the client reads them. An error once the first bytes are sent cannot change the status: the connection is cut before the end of the chunked body, so the download fails visibly instead of looking complete.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["exportAiReferrals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/properties/{id}/exports/leads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every lead received in a day range with all its fields, as CSV (owners and admins)
+         * @description One row per lead: received at, its day, whether and to which AI platform it was attributed, contact, email, landing path, referrer, UTM source and medium, session id, event id, lead id. Leads hold personal data (names, emails): members see the recent-leads feed but cannot export (403 FORBIDDEN).
+         *
+         *     Inclusive UTC days: the last 30 ending today by default, at most 366 (400 INVALID_PARAM beyond). The answer is `text/csv; charset=utf-8`: a UTF-8 byte-order mark, a header row, CRLF line ends, RFC 4180 quoting; text cells starting with = + - @, a tab or a carriage return are prefixed with `'` so spreadsheets do not run them. `Content-Disposition` names the file after the property, the kind and the range.
+         *
+         *     Rows are read and sent as the client reads them. An error once the first bytes are sent cannot change the status: the connection is cut before the end of the chunked body, so the download fails visibly instead of looking complete.
+         *
+         *     Owners and admins of the current team.
+         */
+        get: operations["exportLeads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -932,7 +1152,7 @@ export interface components {
         ConsoleError: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "NOTHING_TO_COLLECT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
+                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "NOTHING_TO_COLLECT" | "LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
                 message: string;
                 /** @description On a 400 about the input: each field that failed, by path. */
                 details?: {
@@ -1321,6 +1541,115 @@ export interface components {
                 eventId: string | null;
                 /** @description Only for attempts that passed the signature check; null otherwise. */
                 requestBody: string | null;
+            }[];
+        };
+        AlertWebhooks: {
+            webhooks: components["schemas"]["AlertWebhook"][];
+            /** @description Webhooks a property may have (10). */
+            limit: number;
+            /** @description Whether standard (signed) webhooks can be added: ALERT_WEBHOOK_SIGNING_KEY is set. */
+            signingConfigured: boolean;
+        };
+        AlertWebhook: {
+            /** Format: uuid */
+            id: string;
+            format: components["schemas"]["AlertWebhookFormat"];
+            /** @description Null for members: a Slack URL is itself a credential. `host` says where it goes. */
+            url: string | null;
+            host: string;
+            description: string;
+            enabled: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The signing secret of a standard webhook (`whsec_…`), to verify its events with. Null for Slack webhooks, for members, and when ALERT_WEBHOOK_SIGNING_KEY is not set. */
+            secret: string | null;
+            lastAttempt: {
+                /** Format: date-time */
+                attemptedAt: string;
+                /** @enum {string} */
+                outcome: "delivered" | "retrying" | "failed";
+                statusCode: number | null;
+                errorClass: string | null;
+            } | null;
+            /** @description Deliveries waiting for their first or next attempt. */
+            pendingDeliveries: number;
+        };
+        /**
+         * @description slack: a Slack-compatible incoming webhook, posted `{"text": …}`; standard: a JSON event signed as Standard Webhooks specifies (webhook-id, webhook-timestamp, webhook-signature).
+         * @enum {string}
+         */
+        AlertWebhookFormat: "slack" | "standard";
+        AlertWebhookAnswer: {
+            webhook: components["schemas"]["AlertWebhook"];
+        };
+        CreateAlertWebhook: {
+            format: components["schemas"]["AlertWebhookFormat"];
+            /**
+             * @description An https URL without a user name or password, whose host resolves to public addresses only (checked when saved and at every delivery). A refused URL answers 400 INVALID_BODY saying why.
+             * @example https://hooks.slack.com/services/T000/B000/XXXX
+             */
+            url: string;
+            /**
+             * @description A note for people, at most 200 characters.
+             * @default
+             */
+            description: string;
+        };
+        UpdateAlertWebhook: {
+            /**
+             * @description An https URL without a user name or password, whose host resolves to public addresses only (checked when saved and at every delivery). A refused URL answers 400 INVALID_BODY saying why.
+             * @example https://hooks.slack.com/services/T000/B000/XXXX
+             */
+            url?: string;
+            /** @description A note for people, at most 200 characters. */
+            description?: string;
+            /** @description false: nothing is delivered to it until it is enabled again. */
+            enabled?: boolean;
+        };
+        AlertWebhookTest: {
+            delivery: {
+                /** Format: uuid */
+                id: string;
+                eventId: string;
+                /** @enum {string} */
+                status: "pending" | "delivered" | "failed";
+            };
+        };
+        AlertWebhookLog: {
+            /** Format: uuid */
+            webhookId: string;
+            /** @description The 50 newest attempts, newest first. */
+            attempts: {
+                /** Format: uuid */
+                deliveryId: string;
+                eventId: string;
+                /** @enum {string} */
+                eventType: "alert.firing" | "alert.reminder" | "alert.resolved" | "alert.test";
+                attempt: number;
+                /** Format: date-time */
+                attemptedAt: string;
+                durationMs: number;
+                /** @description The receiver’s status; null when none came. */
+                statusCode: number | null;
+                /** @description Why no answer came: timeout, connection_refused, connection_reset, dns_failure, tls_error, target_refused (the SSRF guard), not_configured, invalid_notification or network_error. */
+                errorClass: string | null;
+                /** @enum {string} */
+                outcome: "delivered" | "retrying" | "failed";
+                /** Format: date-time */
+                retryAt: string | null;
+                /** @description The first 256 characters of the receiver’s answer, at most. */
+                responseSnippet: string | null;
+            }[];
+            /** @description Deliveries still to be made, oldest first (at most 50). */
+            pending: {
+                /** Format: uuid */
+                deliveryId: string;
+                eventId: string;
+                /** @enum {string} */
+                eventType: "alert.firing" | "alert.reminder" | "alert.resolved" | "alert.test";
+                attempts: number;
+                /** Format: date-time */
+                nextAttemptAt: string;
             }[];
         };
         Activity: {
@@ -4710,6 +5039,625 @@ export interface operations {
             };
         };
     };
+    listAlertWebhooks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWebhooks"];
+                };
+            };
+            /** @description TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    createAlertWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAlertWebhook"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWebhookAnswer"];
+                };
+            };
+            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description LIMIT_REACHED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_CONFIGURED */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    deleteAlertWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+                /** @description The webhookId (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    updateAlertWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+                /** @description The webhookId (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAlertWebhook"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWebhookAnswer"];
+                };
+            };
+            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    rotateAlertWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+                /** @description The webhookId (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWebhookAnswer"];
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_CONFIGURED */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    sendAlertWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+                /** @description The webhookId (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWebhookTest"];
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    getAlertWebhookLog: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+                /** @description The webhookId (a UUID). */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertWebhookLog"];
+                };
+            };
+            /** @description TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
     getActivity: {
         parameters: {
             query?: {
@@ -6200,6 +7148,320 @@ export interface operations {
             };
             /** @description NOT_CONFIGURED */
             503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    exportAnswers: {
+        parameters: {
+            query?: {
+                /** @description Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days. */
+                from?: string;
+                /** @description Range end, a UTC day (yyyy-MM-dd), inclusive. Omitted: today (UTC), also when only `from` is given. Must not be before `from`. */
+                to?: string;
+            };
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV, streamed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description attachment; filename="<property>-<kind>-<from>-to-<to>.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    exportCrawlerActivity: {
+        parameters: {
+            query?: {
+                /** @description Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days. */
+                from?: string;
+                /** @description Range end, a UTC day (yyyy-MM-dd), inclusive. Omitted: today (UTC), also when only `from` is given. Must not be before `from`. */
+                to?: string;
+            };
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV, streamed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description attachment; filename="<property>-<kind>-<from>-to-<to>.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    exportAiReferrals: {
+        parameters: {
+            query?: {
+                /** @description Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days. */
+                from?: string;
+                /** @description Range end, a UTC day (yyyy-MM-dd), inclusive. Omitted: today (UTC), also when only `from` is given. Must not be before `from`. */
+                to?: string;
+            };
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV, streamed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description attachment; filename="<property>-<kind>-<from>-to-<to>.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    exportLeads: {
+        parameters: {
+            query?: {
+                /** @description Range start, a UTC day (yyyy-MM-dd), inclusive. Omitted: 29 days before `to`, so the range spans 30 days. */
+                from?: string;
+                /** @description Range end, a UTC day (yyyy-MM-dd), inclusive. Omitted: today (UTC), also when only `from` is given. Must not be before `from`. */
+                to?: string;
+            };
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV, streamed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description attachment; filename="<property>-<kind>-<from>-to-<to>.csv" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import { answer, done } from './api-error.ts';
+import { answer, done, download } from './api-error.ts';
 import type { operations, paths } from './console-api';
 import type { ConsoleAnswer, ConsoleBody, ConsoleQuery } from './console-types.ts';
 
@@ -80,6 +80,47 @@ export const consoleApi = {
   getWebhookLog: (teamId: string, id: string) =>
     answer(client.GET('/api/properties/{id}/webhook/log', property(teamId, id))),
 
+  listAlertWebhooks: (teamId: string, id: string) =>
+    answer(client.GET('/api/properties/{id}/alert-webhooks', property(teamId, id))),
+  createAlertWebhook: (teamId: string, id: string, body: ConsoleBody<'createAlertWebhook'>) =>
+    answer(client.POST('/api/properties/{id}/alert-webhooks', { ...property(teamId, id), body })),
+  updateAlertWebhook: (teamId: string, id: string, webhookId: string, body: ConsoleBody<'updateAlertWebhook'>) =>
+    answer(
+      client.PATCH('/api/properties/{id}/alert-webhooks/{webhookId}', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+        body,
+      }),
+    ),
+  deleteAlertWebhook: (teamId: string, id: string, webhookId: string) =>
+    done(
+      client.DELETE('/api/properties/{id}/alert-webhooks/{webhookId}', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+      }),
+    ),
+  rotateAlertWebhookSecret: (teamId: string, id: string, webhookId: string) =>
+    answer(
+      client.POST('/api/properties/{id}/alert-webhooks/{webhookId}/rotate-secret', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+      }),
+    ),
+  sendAlertWebhookTest: (teamId: string, id: string, webhookId: string) =>
+    answer(
+      client.POST('/api/properties/{id}/alert-webhooks/{webhookId}/test', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+      }),
+    ),
+  getAlertWebhookLog: (teamId: string, id: string, webhookId: string) =>
+    answer(
+      client.GET('/api/properties/{id}/alert-webhooks/{webhookId}/log', {
+        ...team(teamId),
+        params: { path: { id, webhookId } },
+      }),
+    ),
+
   getActivity: (teamId: string, id: string, query: ConsoleQuery<'getActivity'>) =>
     answer(client.GET('/api/properties/{id}/activity', { ...team(teamId), params: { path: { id }, query } })),
   getVisibilityOverTime: (teamId: string, id: string, query: ConsoleQuery<'getVisibilityOverTime'>) =>
@@ -112,6 +153,40 @@ export const consoleApi = {
     answer(client.GET('/api/overview', { ...team(teamId), params: { query } })),
   getOnboarding: (teamId: string, id: string, query: ConsoleQuery<'getOnboarding'> = {}) =>
     answer(client.GET('/api/properties/{id}/onboarding', { ...team(teamId), params: { path: { id }, query } })),
+
+  // CSV exports: read whole (`parseAs: 'blob'`) with the team's header, then saved by the page.
+  exportAnswers: (teamId: string, id: string, query: ConsoleQuery<'exportAnswers'>) =>
+    download(
+      client.GET('/api/properties/{id}/exports/answers', {
+        ...team(teamId),
+        params: { path: { id }, query },
+        parseAs: 'blob',
+      }),
+    ),
+  exportCrawlerActivity: (teamId: string, id: string, query: ConsoleQuery<'exportCrawlerActivity'>) =>
+    download(
+      client.GET('/api/properties/{id}/exports/crawlers', {
+        ...team(teamId),
+        params: { path: { id }, query },
+        parseAs: 'blob',
+      }),
+    ),
+  exportAiReferrals: (teamId: string, id: string, query: ConsoleQuery<'exportAiReferrals'>) =>
+    download(
+      client.GET('/api/properties/{id}/exports/referrals', {
+        ...team(teamId),
+        params: { path: { id }, query },
+        parseAs: 'blob',
+      }),
+    ),
+  exportLeads: (teamId: string, id: string, query: ConsoleQuery<'exportLeads'>) =>
+    download(
+      client.GET('/api/properties/{id}/exports/leads', {
+        ...team(teamId),
+        params: { path: { id }, query },
+        parseAs: 'blob',
+      }),
+    ),
 
   listApiKeys: (teamId: string) => answer(client.GET('/api/keys', team(teamId))),
   createApiKey: (teamId: string, body: ConsoleBody<'createApiKey'>) =>

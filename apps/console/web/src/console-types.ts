@@ -6,12 +6,21 @@ import type { components, operations } from './console-api';
 type Schemas = components['schemas'];
 type JsonOf<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
 
+/** A CSV export as the page holds it: the file, and the name the console gave it. */
+export interface CsvDownload {
+  blob: Blob;
+  filename: string;
+}
+
+/** A success's body: JSON as its schema, a CSV export as a file to save. */
+type BodyOf<R> = R extends { content: { 'text/csv': unknown } } ? CsvDownload : JsonOf<R>;
+
 /** What an operation answers on success (200 or 201). */
 export type ConsoleAnswer<Op extends keyof operations> = operations[Op]['responses'] extends infer R
   ? R extends { 200: infer Ok }
-    ? JsonOf<Ok>
+    ? BodyOf<Ok>
     : R extends { 201: infer Created }
-      ? JsonOf<Created>
+      ? BodyOf<Created>
       : undefined
   : never;
 
@@ -33,6 +42,10 @@ export type CrawlSetup = Schemas['CrawlSetup'];
 export type CrawlLog = Schemas['CrawlDeliveryLog'];
 export type WebhookSetup = Schemas['WebhookSetup'];
 export type WebhookLog = Schemas['WebhookDeliveryLog'];
+export type AlertWebhooks = Schemas['AlertWebhooks'];
+export type AlertWebhook = Schemas['AlertWebhook'];
+export type AlertWebhookFormat = Schemas['AlertWebhookFormat'];
+export type AlertWebhookLog = Schemas['AlertWebhookLog'];
 export type Activity = Schemas['Activity'];
 export type VisibilityOverTime = Schemas['VisibilityOverTime'];
 export type PropertyResponses = Schemas['PropertyResponses'];

@@ -31,7 +31,7 @@ const BY_CODE: Record<string, string> = {
 };
 
 /** Codes whose API message is already a sentence for people (role rules, duplicates). */
-const MESSAGE_IS_PLAIN = new Set(['FORBIDDEN', 'LAST_OWNER', 'ALREADY_MEMBER', 'ALREADY_EXISTS']);
+const MESSAGE_IS_PLAIN = new Set(['FORBIDDEN', 'LAST_OWNER', 'ALREADY_MEMBER', 'ALREADY_EXISTS', 'LIMIT_REACHED']);
 
 const SOMETHING_WRONG =
   'Something went wrong on our side. Please try again; if it keeps happening, tell your administrator.';
@@ -61,6 +61,9 @@ const FIELD_LABELS: Record<string, string> = {
   'branding.displayName': 'The display name',
   'branding.logoUrl': 'The logo address',
   'branding.accentColor': 'The accent colour',
+  url: 'The webhook URL',
+  format: 'The format',
+  description: 'The description',
 };
 
 function fieldLabel(path: string): string {
@@ -91,7 +94,7 @@ function fieldSentence(problem: FieldProblem): string {
 function notFoundText(message: string): string {
   if (/^No team with/.test(message)) return NOT_A_MEMBER;
   if (/^No member of this team/.test(message)) return 'That person is not a member of this team any more.';
-  const what = /^No (property|competitor|prompt|key|API key) with/.exec(message)?.[1];
+  const what = /^No (property|competitor|prompt|key|API key|alert webhook) with/.exec(message)?.[1];
   return what
     ? `This ${what} could not be found. It may have been deleted, or the link may be wrong.`
     : 'That could not be found. It may have been deleted, or the link may be wrong.';

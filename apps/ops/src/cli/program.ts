@@ -1,6 +1,9 @@
+import { Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { ConfigError, opsConfigSchema, parseConfig } from '@vt/config';
 import { OperationError } from '@vt/contracts/console';
 import { createPrismaClient } from '@vt/db';
+import { EXPORT_KINDS } from '@vt/exports';
 import { CRAWL_CONNECTION_STATUSES } from '@vt/properties';
 import { Command, CommanderError } from 'commander';
 import { seedDemo } from '../demo/seed.ts';
@@ -13,6 +16,7 @@ import { crawlConnectionList } from './commands/crawl-connections.ts';
 import { refreshCrawlerRanges } from './commands/crawler-ranges.ts';
 import { migrateDatabase } from './commands/database.ts';
 import { configReference, writeConfigReference } from './commands/docs-config.ts';
+import { exportCsv } from './commands/export-csv.ts';
 import { recentLeads, webhookLog, webhookStatus } from './commands/lead-webhook.ts';
 import { createProperty, setPropertyPlan, showProperty } from './commands/properties.ts';
 import { addTeamMember, createTeam, createUser } from './commands/teams.ts';
@@ -26,6 +30,11 @@ export interface ProgramIo {
   envFile?: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /**
+   * Where bytes meant for stdout go with backpressure (`ops export`'s CSV): process.stdout. Without
+   * it they go to `stdout` as text.
+   */
+  stdoutStream?: Writable;
   /** stdout and stderr are a terminal: long commands show progress on stderr (never under --json). */
   isTerminal?: boolean;
   /** The terminal's width, so the progress line never wraps. */
@@ -57,11 +66,15 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
     .configureOutput({ writeOut: io.stdout, writeErr: json ? () => {} : io.stderr });
 
   const print = (value: unknown) => io.stdout(`${JSON.stringify(value, null, json ? 0 : 2)}\n`);
-  const fail = (code: string, message: string) => {
+  /** `toStderr`: stdout already carries a command's output (a CSV), which the error must not follow. */
+  const fail = (code: string, message: string, toStderr = false) => {
     exitCode = USAGE_ERRORS.has(code) ? 2 : 1;
-    if (json) print({ error: { code, message } });
+    if (json && !toStderr) print({ error: { code, message } });
+    else if (json) io.stderr(`${JSON.stringify({ error: { code, message } })}\n`);
     else io.stderr(`error (${code}): ${message}\n`);
   };
+  /** stdout as a stream: the process's own, or one that hands its text to `io.stdout`. */
+  const stdoutStream = () => io.stdoutStream ?? textWriter(io.stdout);
   /** The environment, over ./.env when the CLI reads one (read once, when a command needs it). */
   let env: Record<string, string | undefined> | undefined;
   const environment = () => {
@@ -99,10 +112,11 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
       ctx = { config, db: createPrismaClient({ ...config, DATABASE_POOL_MAX: 2 }, 'ops'), progress };
       const result = await fn(ctx, options);
       progress.done();
-      print(result);
+      // A command that wrote its output itself (`ops export` to stdout) returns nothing to print.
+      if (result !== undefined) print(result);
     } catch (err) {
       progress.done();
-      if (err instanceof OpsError) fail(err.code, err.message);
+      if (err instanceof OpsError) fail(err.code, err.message, err.outputBegun);
       // The shared operations' refusals, in the CLI's snake_case codes (SLUG_TAKEN → slug_taken).
       else if (err instanceof OperationError) fail(err.code.toLowerCase(), operationMessage(err));
       else if (err instanceof ConfigError) fail('invalid_config', err.message);
@@ -216,6 +230,24 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
     .option('--day <day>', 'YYYY-MM-DD')
     .action(action(requestCollection));
 
+  const exports = program
+    .command('export')
+    .description("a property's data over UTC days as CSV, as the console exports it (stdout, or --out)");
+  const exportKinds = {
+    answers: 'every answer with its verdict, rank, competitors named and cited sources',
+    crawlers: 'AI crawler hits per day and crawler, by verification',
+    referrals: 'AI-referred visits per day, platform and landing path',
+    leads: 'every lead received, with all its fields (personal data: contacts and emails)',
+  } satisfies Record<(typeof EXPORT_KINDS)[number], string>;
+  for (const kind of EXPORT_KINDS) {
+    sub(exports, kind, exportKinds[kind])
+      .requiredOption('--property <id>')
+      .requiredOption('--from <day>', 'first UTC day, YYYY-MM-DD')
+      .requiredOption('--to <day>', 'last UTC day, YYYY-MM-DD (at most 366 days in all)')
+      .option('--out <file>', 'write the CSV to this file (whole, or not at all) and print a summary')
+      .action(action((ctx, options) => exportCsv(ctx, kind, options, stdoutStream)));
+  }
+
   const crawlers = program.command('crawlers').description('the AI crawler catalogue and IP ranges');
   sub(
     crawlers,
@@ -251,6 +283,21 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
     program,
     exitCode: () => exitCode,
   };
+}
+
+/** A stream whose bytes reach `write` as text, split only between whole characters. */
+function textWriter(write: (text: string) => void): Writable {
+  const decoder = new StringDecoder('utf8');
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      write(decoder.write(chunk));
+      done();
+    },
+    final(done) {
+      write(decoder.end());
+      done();
+    },
+  });
 }
 
 /** Every command's words (`crawl status`, `leads`): what the operators' table of commands lists (docs/operators.md, "Operator CLI"). */

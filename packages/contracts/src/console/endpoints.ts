@@ -3,6 +3,14 @@ import { errorResponseConfig } from '@vt/http-operations';
 import { z } from 'zod';
 import { requestIdParameter, requestIdResponseHeaders } from '../request-id.ts';
 import {
+  alertWebhookAnswerSchema,
+  alertWebhookLogSchema,
+  alertWebhooksSchema,
+  alertWebhookTestSchema,
+  createAlertWebhookBody,
+  updateAlertWebhookBody,
+} from './alert-webhooks.ts';
+import {
   answerDetailSchema,
   answerSourcesQuery,
   answerSourcesSchema,
@@ -24,6 +32,7 @@ import {
   createPromptBody,
   createPropertyBody,
   createTeamBody,
+  exportQuery,
   propertyResponsesQuery,
   propertyTasksQuery,
   selectTeamBody,
@@ -84,8 +93,13 @@ export interface ConsoleEndpoint {
   body?: z.ZodType;
   query?: z.ZodObject;
   status: 200 | 201 | 204;
-  /** Absent for a 204. */
+  /** Absent for a 204, and for an answer that `streams`. */
   response?: z.ZodType;
+  /**
+   * The media type of an answer written as it is produced (a CSV export), instead of one JSON
+   * value: the handler answers a `StreamedAnswer`, and the document describes the body as text.
+   */
+  streams?: typeof CSV_MEDIA_TYPE;
   /** Codes this operation answers beyond those its access level and body imply. */
   errors?: ConsoleErrorCode[];
 }
@@ -93,6 +107,14 @@ export interface ConsoleEndpoint {
 const endpoint = <E extends ConsoleEndpoint>(e: E) => e;
 
 const secretsNote = 'Members get the same answer with the token, secret and key fields null.';
+
+/** What every CSV export answers with. */
+export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8';
+
+const csvExportNote = [
+  "Inclusive UTC days: the last 30 ending today by default, at most 366 (400 INVALID_PARAM beyond). The answer is `text/csv; charset=utf-8`: a UTF-8 byte-order mark, a header row, CRLF line ends, RFC 4180 quoting; text cells starting with = + - @, a tab or a carriage return are prefixed with `'` so spreadsheets do not run them. `Content-Disposition` names the file after the property, the kind and the range.",
+  'Rows are read and sent as the client reads them. An error once the first bytes are sent cannot change the status: the connection is cut before the end of the chunked body, so the download fails visibly instead of looking complete.',
+].join('\n\n');
 
 export const consoleEndpoints = {
   signUp: endpoint({
@@ -416,6 +438,84 @@ export const consoleEndpoints = {
     response: webhookLogSchema,
     errors: ['NOT_FOUND'],
   }),
+  listAlertWebhooks: endpoint({
+    operationId: 'listAlertWebhooks',
+    method: 'get',
+    path: '/api/properties/{id}/alert-webhooks',
+    summary: 'Where the property’s alerts are posted: Slack-compatible and signed (Standard Webhooks) webhooks',
+    description: 'Members get the same answer with each URL and signing secret null (the host is shown).',
+    access: 'member',
+    status: 200,
+    response: alertWebhooksSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  createAlertWebhook: endpoint({
+    operationId: 'createAlertWebhook',
+    method: 'post',
+    path: '/api/properties/{id}/alert-webhooks',
+    summary: 'Add a webhook the property’s alerts are posted to',
+    description:
+      'The URL must be https, hold no user name or password, and resolve to public addresses only (unless the deployment allows private targets); a refused URL answers 400 INVALID_BODY with the reason at `url`. At most 10 per property (409 LIMIT_REACHED). A standard webhook needs ALERT_WEBHOOK_SIGNING_KEY (503 NOT_CONFIGURED).',
+    access: 'admin',
+    body: createAlertWebhookBody,
+    status: 201,
+    response: alertWebhookAnswerSchema,
+    errors: ['NOT_FOUND', 'LIMIT_REACHED', 'NOT_CONFIGURED'],
+  }),
+  updateAlertWebhook: endpoint({
+    operationId: 'updateAlertWebhook',
+    method: 'patch',
+    path: '/api/properties/{id}/alert-webhooks/{webhookId}',
+    summary: 'Change a webhook’s URL or description, or switch it off and on',
+    description: 'A new URL is checked as when the webhook was added.',
+    access: 'admin',
+    body: updateAlertWebhookBody,
+    status: 200,
+    response: alertWebhookAnswerSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  deleteAlertWebhook: endpoint({
+    operationId: 'deleteAlertWebhook',
+    method: 'delete',
+    path: '/api/properties/{id}/alert-webhooks/{webhookId}',
+    summary: 'Remove a webhook, its pending deliveries and its log',
+    access: 'admin',
+    status: 204,
+    errors: ['NOT_FOUND'],
+  }),
+  rotateAlertWebhookSecret: endpoint({
+    operationId: 'rotateAlertWebhookSecret',
+    method: 'post',
+    path: '/api/properties/{id}/alert-webhooks/{webhookId}/rotate-secret',
+    summary: 'Replace a standard webhook’s signing secret: events are signed with the new one at once',
+    description: 'A Slack webhook has no secret (400 INVALID_PARAM): its URL is its secret.',
+    access: 'admin',
+    status: 200,
+    response: alertWebhookAnswerSchema,
+    errors: ['NOT_FOUND', 'NOT_CONFIGURED', 'INVALID_PARAM'],
+  }),
+  sendAlertWebhookTest: endpoint({
+    operationId: 'sendAlertWebhookTest',
+    method: 'post',
+    path: '/api/properties/{id}/alert-webhooks/{webhookId}/test',
+    summary: 'Send an `alert.test` event to a webhook, delivered and retried like any alert',
+    description:
+      'The delivery is queued: its attempts appear in the webhook’s log. A switched-off webhook answers 400 INVALID_PARAM.',
+    access: 'admin',
+    status: 200,
+    response: alertWebhookTestSchema,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  getAlertWebhookLog: endpoint({
+    operationId: 'getAlertWebhookLog',
+    method: 'get',
+    path: '/api/properties/{id}/alert-webhooks/{webhookId}/log',
+    summary: 'A webhook’s delivery log: the 50 newest attempts and the deliveries still pending',
+    access: 'member',
+    status: 200,
+    response: alertWebhookLogSchema,
+    errors: ['NOT_FOUND'],
+  }),
   getActivity: endpoint({
     operationId: 'getActivity',
     method: 'get',
@@ -636,6 +736,54 @@ export const consoleEndpoints = {
     response: caughtEmailSchema,
     errors: ['NOT_FOUND', 'NOT_CONFIGURED'],
   }),
+  exportAnswers: endpoint({
+    operationId: 'exportAnswers',
+    method: 'get',
+    path: '/api/properties/{id}/exports/answers',
+    summary: 'Every answer of a day range with its verdict, as CSV',
+    description: `One row per answer: date, platform, prompt, brand mentioned and the term matched, rank among the brands named, brands named, first mention (character), sentiment and its word, competitors named, cited sources, the excerpt (not the whole answer) and the answer id.\n\n${csvExportNote}`,
+    access: 'member',
+    query: exportQuery,
+    status: 200,
+    streams: CSV_MEDIA_TYPE,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  exportCrawlerActivity: endpoint({
+    operationId: 'exportCrawlerActivity',
+    method: 'get',
+    path: '/api/properties/{id}/exports/crawlers',
+    summary: 'AI crawler hits per day and crawler, by verification, as CSV',
+    description: `One row per UTC day and crawler: operator, category, whether it counts as AI for the property, hits, verified, unverified, unverifiable.\n\n${csvExportNote}`,
+    access: 'member',
+    query: exportQuery,
+    status: 200,
+    streams: CSV_MEDIA_TYPE,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  exportAiReferrals: endpoint({
+    operationId: 'exportAiReferrals',
+    method: 'get',
+    path: '/api/properties/{id}/exports/referrals',
+    summary: 'AI-referred visits per day, platform and landing path, as CSV',
+    description: csvExportNote,
+    access: 'member',
+    query: exportQuery,
+    status: 200,
+    streams: CSV_MEDIA_TYPE,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
+  exportLeads: endpoint({
+    operationId: 'exportLeads',
+    method: 'get',
+    path: '/api/properties/{id}/exports/leads',
+    summary: 'Every lead received in a day range with all its fields, as CSV (owners and admins)',
+    description: `One row per lead: received at, its day, whether and to which AI platform it was attributed, contact, email, landing path, referrer, UTM source and medium, session id, event id, lead id. Leads hold personal data (names, emails): members see the recent-leads feed but cannot export (403 FORBIDDEN).\n\n${csvExportNote}`,
+    access: 'admin',
+    query: exportQuery,
+    status: 200,
+    streams: CSV_MEDIA_TYPE,
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
+  }),
 } satisfies Record<string, ConsoleEndpoint>;
 
 export type ConsoleEndpointId = keyof typeof consoleEndpoints;
@@ -675,13 +823,25 @@ function consoleErrorCodes(e: ConsoleEndpoint): Map<number, ConsoleErrorCode[]> 
 
 export function registerConsoleEndpoint(registry: OpenAPIRegistry, e: ConsoleEndpoint): void {
   const responses: Record<number, ResponseConfig> = {};
-  responses[e.status] = e.response
+  responses[e.status] = e.streams
     ? {
-        description: 'Success.',
-        headers: requestIdResponseHeaders,
-        content: { 'application/json': { schema: e.response } },
+        description: 'The CSV, streamed.',
+        headers: {
+          ...requestIdResponseHeaders,
+          'Content-Disposition': {
+            description: 'attachment; filename="<property>-<kind>-<from>-to-<to>.csv"',
+            schema: { type: 'string' },
+          },
+        },
+        content: { 'text/csv': { schema: z.string().openapi({ description: 'UTF-8 CSV with a header row.' }) } },
       }
-    : { description: 'Done; no body.', headers: requestIdResponseHeaders };
+    : e.response
+      ? {
+          description: 'Success.',
+          headers: requestIdResponseHeaders,
+          content: { 'application/json': { schema: e.response } },
+        }
+      : { description: 'Done; no body.', headers: requestIdResponseHeaders };
   for (const [status, codes] of consoleErrorCodes(e)) {
     responses[status] =
       status === 401

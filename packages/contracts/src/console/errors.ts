@@ -29,6 +29,8 @@ export const CONSOLE_ERROR_STATUS = defineErrorStatuses({
   UNSUPPORTED_MEDIA_TYPE: 415,
   /** A collection started for a property that has nothing to ask: a Free plan, an inactive subscription, no active prompt. */
   NOTHING_TO_COLLECT: 409,
+  /** A property already has as many of something as it may (alert webhooks: 10). */
+  LIMIT_REACHED: 409,
   /** A deployment secret the operation needs (CRAWL_TOKEN_SECRET, an AI platform key) is not set. */
   NOT_CONFIGURED: 503,
 });

@@ -1,3 +1,4 @@
+export * from './alert-webhooks.ts';
 export * from './answer-insights.ts';
 export * from './collection.ts';
 export * from './endpoints.ts';

@@ -25,3 +25,9 @@ export const TERMS_MAX = 50;
 export const API_KEY_PROPERTIES_MAX = 500;
 /** The category a person types to fill the onboarding prompt templates. */
 export const ONBOARDING_CATEGORY_MAX = 60;
+/** Alert webhook destinations per property. */
+export const ALERT_WEBHOOKS_PER_PROPERTY = 10;
+/** An alert webhook's description, a note for people. */
+export const ALERT_WEBHOOK_DESCRIPTION_MAX = 200;
+/** Attempts the delivery log of one alert webhook shows, newest first. */
+export const ALERT_WEBHOOK_LOG_MAX = 50;

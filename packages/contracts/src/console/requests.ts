@@ -124,3 +124,6 @@ export const visibilityOverTimeQuery = visibilityQuery.pick({ model: true, from:
 export const propertyResponsesQuery = listResponsesQuery.omit({ propertyId: true });
 export const shareOfVoiceQuery = competitorsQuery.pick({ from: true, to: true });
 export const propertyTasksQuery = listTasksQuery.omit({ propertyId: true });
+
+/** A CSV export's range: the activity's `from`/`to`, inclusive UTC days (30 ending today by default, at most 366). */
+export const exportQuery = z.object({ ...dateRangeParams });

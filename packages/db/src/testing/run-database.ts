@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import { createPrismaClient } from '../client.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 
@@ -11,10 +11,17 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 export const runDatabaseUrl = inject('databaseUrl');
 
 let client: PrismaClient | undefined;
-afterAll(async () => {
-  await client?.$disconnect();
+
+/**
+ * Ends the client `runDatabase` opened, if any. The suite's setup file calls it after every test
+ * file: files share a worker's modules, so a hook this module registered would run for the first
+ * file that imported it only.
+ */
+export async function closeRunDatabase(): Promise<void> {
+  const open = client;
   client = undefined;
-});
+  await open?.$disconnect();
+}
 
 /** A Prisma client on the run's database, closed after the file's tests. */
 export function runDatabase(): PrismaClient {

@@ -1,9 +1,10 @@
 import { Link, useParams } from 'react-router';
 import { StackedDailyBars } from '../components/charts.tsx';
+import { ExportCsvButton } from '../components/ExportCsvButton.tsx';
 import { RangePicker } from '../components/RangePicker.tsx';
 import { Table } from '../components/Table.tsx';
 import { consoleApi } from '../console-client.ts';
-import { useConsoleData } from '../console-data.tsx';
+import { canManage, useConsoleData } from '../console-data.tsx';
 import type { Activity, PropertyDetail } from '../console-types.ts';
 import { daysOf, pivotByDay, useDayRange } from '../range.ts';
 import { formatWhen } from '../team-time.ts';
@@ -38,6 +39,7 @@ export function ActivityPage() {
           teamId={teamId}
           timeZone={data.timeZone}
           onRange={range.set}
+          manages={canManage(data.me, teamId)}
         />
       )}
     </ViewPage>
@@ -50,12 +52,15 @@ function ActivityViews({
   teamId,
   timeZone,
   onRange,
+  manages,
 }: {
   activity: Activity;
   property: PropertyDetail;
   teamId: string;
   timeZone?: string;
   onRange: (r: { from: string; to: string }) => void;
+  /** Owners and admins: they alone export leads. */
+  manages: boolean;
 }) {
   const when = (iso: string | null) => formatWhen(iso, timeZone);
   const platform = (id: string) => activity.platformNames[id] ?? id;
@@ -72,6 +77,18 @@ function ActivityViews({
   const visits = sum(activity.aiReferrals.map((r) => r.visits));
   const aiLeads = sum(activity.aiLeadsDaily.map((d) => d.leads));
   const crawl = `/t/${teamId}/p/${activity.propertyId}/crawl`;
+  /** The CSV export of one section, over the range the page shows. */
+  const exportOf = (kind: 'crawlers' | 'referrals' | 'leads', what: string, refusal?: string) => (
+    <ExportCsvButton
+      teamId={teamId}
+      propertyId={activity.propertyId}
+      kind={kind}
+      what={what}
+      from={activity.from}
+      to={activity.to}
+      {...(refusal ? { refusal } : {})}
+    />
+  );
 
   const crawlerChart = pivotByDay(
     days,
@@ -145,6 +162,7 @@ function ActivityViews({
           </div>
         ) : (
           <>
+            {exportOf('crawlers', 'AI crawler hits per day and crawler')}
             <StackedDailyBars
               data={crawlerChart.data}
               keys={['verified', 'unverified', 'unverifiable']}
@@ -201,6 +219,7 @@ function ActivityViews({
           </p>
         ) : (
           <>
+            {exportOf('referrals', 'AI-referred visits per day, platform and landing page')}
             <StackedDailyBars
               data={referralChart.data}
               keys={referralChart.keys}
@@ -228,6 +247,12 @@ function ActivityViews({
 
       <section aria-labelledby="leads-title">
         <h2 id="leads-title">Leads</h2>
+        {activity.recentLeads.length > 0 &&
+          exportOf(
+            'leads',
+            'every lead received, with its contact details',
+            manages ? undefined : 'Owners and admins export leads: they hold people’s names and emails.',
+          )}
         {aiLeads > 0 && (
           <StackedDailyBars
             data={leadChart.data}

@@ -4,6 +4,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { AnswerDialog } from '../components/AnswerDialog.tsx';
 import { CollectionPanel } from '../components/CollectionPanel.tsx';
 import { DailyRateLines, ShareBars } from '../components/charts.tsx';
+import { ExportCsvButton } from '../components/ExportCsvButton.tsx';
 import { RangePicker } from '../components/RangePicker.tsx';
 import { Table } from '../components/Table.tsx';
 import { consoleApi } from '../console-client.ts';
@@ -109,6 +110,16 @@ export function AnswersPage() {
                 </select>
               </label>
             </form>
+            {data.responses.total > 0 && (
+              <ExportCsvButton
+                teamId={teamId}
+                propertyId={propertyId}
+                kind="answers"
+                what="every answer of every platform with its verdict"
+                from={data.visibility.from}
+                to={data.visibility.to}
+              />
+            )}
             <Responses responses={data.responses} onOpen={(id) => setParams(withParams({ answer: id }))} />
             <Pager
               offset={offset}

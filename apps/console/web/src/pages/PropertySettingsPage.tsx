@@ -1,6 +1,7 @@
 import { NAME_MAX, PROMPT_TEXT_MAX } from '@vt/contracts/console-limits';
 import type { FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { AlertWebhooksSection } from '../components/AlertWebhooksSection.tsx';
 import { collectionSentence } from '../components/CollectionPanel.tsx';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { consoleApi } from '../console-client.ts';
@@ -263,6 +264,8 @@ export function PropertySettingsPage() {
               </form>
             )}
           </section>
+
+          <AlertWebhooksSection teamId={teamId} propertyId={propertyId} manages={manages} />
 
           {manages && (
             <section aria-labelledby="danger-title" className="danger-zone">

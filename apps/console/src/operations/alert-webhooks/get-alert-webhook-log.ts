@@ -1,0 +1,13 @@
+import { alertWebhookLog, findAlertWebhook } from '@vt/outgoing-webhooks';
+import { findTeamProperty } from '@vt/properties';
+import { defineConsoleHandler } from '../define-console-handler.ts';
+
+/** GET /api/properties/{id}/alert-webhooks/{webhookId}/log: members read it too (it holds no secret). */
+export const getAlertWebhookLogHandler = defineConsoleHandler(
+  'getAlertWebhookLog',
+  ({ db }) =>
+    async ({ team, params }) => {
+      const property = await findTeamProperty(db, team.teamId, params.id);
+      return alertWebhookLog(db, (await findAlertWebhook(db, property.id, params.webhookId)).id);
+    },
+);
