@@ -42,6 +42,8 @@ const APPS = {
   'answer-collector': 'ANSWER_COLLECTOR_METRICS_PORT',
   'read-api': 'READ_API_PORT',
   console: 'CONSOLE_PORT',
+  // Its SMTP server is never reached here (no email is queued): the default address is enough.
+  notifier: 'NOTIFIER_PORT',
 } as const;
 type AppName = keyof typeof APPS;
 
@@ -110,7 +112,7 @@ async function startPrometheus() {
   );
   await until('every app scraped', async () => {
     const { activeTargets } = await prometheusApi<{ activeTargets: { health: string }[] }>('/api/v1/targets');
-    return activeTargets.length === 6 && activeTargets.every((t) => t.health === 'up');
+    return activeTargets.length === Object.keys(APPS).length && activeTargets.every((t) => t.health === 'up');
   });
 }
 
