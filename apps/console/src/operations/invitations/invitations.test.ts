@@ -281,7 +281,7 @@ describe('bad input', () => {
 
   it('a made-up, malformed or huge token is a plain 404 or 400, signed in or not', async () => {
     const person = await h.signUp('curious');
-    for (const token of ['vti_' + 'A'.repeat(43), 'nope', '../../etc/passwd']) {
+    for (const token of [`vti_${'A'.repeat(43)}`, 'nope', '../../etc/passwd']) {
       const seen = await lookup(token);
       expect(seen.status, token).toBe(404);
       expect(seen.body.error.message).toContain('not valid');
