@@ -19,6 +19,7 @@ import { startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import { createCollectNow } from './collection/collect-now.ts';
+import { createInvitationLimiter } from './invitations/invitation-limiter.ts';
 import { caughtMailReader } from './mail/caught-mail.ts';
 import { consoleOperations } from './operations/index.ts';
 
@@ -62,6 +63,10 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
         requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
         collectNow: createCollectNow({ redis, keyPrefix: config.QUEUE_PREFIX, queue: scheduleQueue, now }),
         wakeEmailSender: (emailId) => wakeEmailSender(emailQueue, emailId),
+        invitations: {
+          limiter: createInvitationLimiter({ redis, keyPrefix: config.QUEUE_PREFIX }),
+          consolePublicUrl: config.CONSOLE_PUBLIC_URL,
+        },
         ...(config.MAIL_CATCHER_URL ? { caughtMail: caughtMailReader(config.MAIL_CATCHER_URL) } : {}),
         alertWebhooks: {
           signingKey: config.ALERT_WEBHOOK_SIGNING_KEY,

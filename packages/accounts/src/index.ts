@@ -1,5 +1,17 @@
 export { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
 export { type CurrentTeam, resolveCurrentTeam } from './current-team.ts';
+export { invitationEmail, invitationLink } from './invitation-email.ts';
+export {
+  acceptInvitation,
+  type InvitationView,
+  invitationState,
+  inviteMember,
+  listInvitations,
+  peekInvitation,
+  resendInvitation,
+  revokeInvitation,
+  type SentInvitation,
+} from './invitations.ts';
 export { type Actor, addMember, changeRole, leaveTeam, listMembers, type Member, removeMember } from './members.ts';
 export { hashPassword, verifyPassword } from './passwords.ts';
 export { assertCanManage, canManageTeam } from './roles.ts';

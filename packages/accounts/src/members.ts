@@ -37,7 +37,7 @@ export async function listMembers(db: PrismaClient | Tx, teamId: string): Promis
  * Runs a membership change with the team's row locked, so two owners demoting each other at once
  * cannot both pass the last-owner check.
  */
-async function withTeamLocked<T>(db: PrismaClient, teamId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withTeamLocked<T>(db: PrismaClient, teamId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
   return db.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT id FROM teams WHERE id = ${teamId}::uuid FOR UPDATE`;
     return change(tx);
@@ -50,7 +50,7 @@ async function withTeamLocked<T>(db: PrismaClient, teamId: string, change: (tx: 
  */
 export type Actor = { userId: string; role: TeamRole } | { operator: true; role: TeamRole };
 
-async function currentRole(tx: Tx, teamId: string, actor: Actor): Promise<TeamRole> {
+export async function currentRole(tx: Tx, teamId: string, actor: Actor): Promise<TeamRole> {
   if ('operator' in actor) return actor.role;
   const membership = await tx.membership.findUnique({ where: { teamId_userId: { teamId, userId: actor.userId } } });
   if (!membership) throw new OperationError('NOT_FOUND', 'No team with that id.');

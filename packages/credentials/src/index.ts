@@ -9,6 +9,7 @@ export {
 } from './api-key.ts';
 export { constantTimeEqual } from './constant-time.ts';
 export { deriveCrawlToken, deriveVercelDrainSecret, verifyCrawlToken } from './crawl-token.ts';
+export { generateInvitationToken, hashInvitationToken, isWellFormedInvitationToken } from './invitation-token.ts';
 export { nameBasedUuid } from './name-based-id.ts';
 export {
   generateSessionToken,

@@ -3,6 +3,7 @@ import type { AlertWebhookSettings } from '@vt/outgoing-webhooks';
 import type { ConnectionSettings } from '@vt/properties';
 import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
 import type { CollectNow } from '../collection/collect-now.ts';
+import type { InvitationLimiter } from '../invitations/invitation-limiter.ts';
 import type { CaughtMailReader } from '../mail/caught-mail.ts';
 
 /** What the console's handlers work with. */
@@ -18,6 +19,8 @@ export interface HandlerDeps {
   collectNow: CollectNow;
   /** Asks the notifier to send a stored email now (its job, under the email's id). */
   wakeEmailSender: (emailId: string) => Promise<void>;
+  /** Invitations: their hourly send limits, and the console's public URL their links open. */
+  invitations: { limiter: InvitationLimiter; consolePublicUrl: string };
   /** The development mail catcher (MAIL_CATCHER_URL); absent in production. */
   caughtMail?: CaughtMailReader;
   /** Alert webhooks: the deployment's signing key and SSRF policy, and how recorded deliveries are queued. */

@@ -32,6 +32,12 @@ import { exportAnswersHandler } from './exports/export-answers.ts';
 import { exportCrawlerActivityHandler } from './exports/export-crawler-activity.ts';
 import { exportLeadsHandler } from './exports/export-leads.ts';
 import type { HandlerDeps } from './handler-deps.ts';
+import { acceptInvitationHandler } from './invitations/accept-invitation.ts';
+import { getInvitationHandler } from './invitations/get-invitation.ts';
+import { inviteMemberHandler } from './invitations/invite-member.ts';
+import { listInvitationsHandler } from './invitations/list-invitations.ts';
+import { resendInvitationHandler } from './invitations/resend-invitation.ts';
+import { revokeInvitationHandler } from './invitations/revoke-invitation.ts';
 import { addMemberHandler } from './members/add-member.ts';
 import { changeRoleHandler } from './members/change-role.ts';
 import { leaveTeamHandler } from './members/leave-team.ts';
@@ -86,6 +92,12 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   addMember: addMemberHandler,
   removeMember: removeMemberHandler,
   leaveTeam: leaveTeamHandler,
+  listInvitations: listInvitationsHandler,
+  inviteMember: inviteMemberHandler,
+  resendInvitation: resendInvitationHandler,
+  revokeInvitation: revokeInvitationHandler,
+  getInvitation: getInvitationHandler,
+  acceptInvitation: acceptInvitationHandler,
   listProperties: listPropertiesHandler,
   createProperty: createPropertyHandler,
   getProperty: getPropertyHandler,

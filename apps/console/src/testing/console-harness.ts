@@ -12,6 +12,7 @@ import request from 'supertest';
 import { buildConsoleApp, type ConsoleAppDeps } from '../app.ts';
 import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.ts';
 import { createCollectNow } from '../collection/collect-now.ts';
+import { createInvitationLimiter, type InvitationLimits } from '../invitations/invitation-limiter.ts';
 import { caughtMailReader } from '../mail/caught-mail.ts';
 import { consoleOperations } from '../operations/index.ts';
 import { queueAlertWebhookDeliveries, requestRejudge } from '../start.ts';
@@ -34,6 +35,8 @@ export interface ConsoleHarnessOptions {
   db?: PrismaClient;
   /** A built web UI to serve (index.html and assets/); none by default. */
   webRoot?: string;
+  /** Invitation send limits; the deployment's unless a test is about them. */
+  invitationLimits?: Partial<InvitationLimits>;
   /** The development mail catcher's HTTP API (MAIL_CATCHER_URL); none by default, as in production. */
   mailCatcherUrl?: string;
   /**
@@ -90,6 +93,10 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
       requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
       collectNow: createCollectNow({ redis, keyPrefix: prefix, queue: scheduleQueue, now: clock }),
       wakeEmailSender: (emailId) => wakeEmailSender(emailQueue, emailId),
+      invitations: {
+        limiter: createInvitationLimiter({ redis, keyPrefix: prefix, ...options.invitationLimits }),
+        consolePublicUrl: CONSOLE_ORIGIN,
+      },
       ...(options.mailCatcherUrl ? { caughtMail: caughtMailReader(options.mailCatcherUrl) } : {}),
       alertWebhooks: {
         signingKey:

@@ -301,7 +301,7 @@ describe('the console web UI, end to end', () => {
     // ...and may not grant the owner role to anyone.
     expect(await rowOf(asAdmin, alice).locator('option[value="owner"]').isDisabled()).toBe(true);
     expect(
-      await asAdmin.getByRole('form', { name: 'Add a member' }).locator('option[value="owner"]').isDisabled(),
+      await asAdmin.getByRole('form', { name: 'Invite by email' }).locator('option[value="owner"]').isDisabled(),
     ).toBe(true);
     await rowOf(asAdmin, alice).getByRole('combobox').selectOption('admin');
     await expect.poll(() => roleOf(alice)).toBe('admin');
@@ -343,7 +343,7 @@ describe('the console web UI, end to end', () => {
     await asMember.getByTestId('members').waitFor();
     expect(await asMember.getByTestId('members').getByRole('combobox').count()).toBe(0);
     expect(await asMember.getByRole('button', { name: 'Remove' }).count()).toBe(0);
-    expect(await asMember.getByRole('button', { name: 'Add member' }).count()).toBe(0);
+    expect(await asMember.getByRole('button', { name: 'Send invitation' }).count()).toBe(0);
     expect(await asMember.getByRole('button', { name: 'Save team' }).count()).toBe(0);
     expect(await asMember.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
     await asMember.close();

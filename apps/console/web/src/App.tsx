@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useParams } from 'react-router';
 import { CrawlSetupPage } from './pages/CrawlSetupPage.tsx';
 import { HomePage } from './pages/HomePage.tsx';
+import { InvitePage } from './pages/InvitePage.tsx';
 import { KeysPage } from './pages/KeysPage.tsx';
 import { NewTeamPage } from './pages/NewTeamPage.tsx';
 import { OutgoingMailPage } from './pages/OutgoingMailPage.tsx';
@@ -30,6 +31,7 @@ export function App() {
       <Route path="/" element={<HomePage />} />
       <Route path="/sign-in" element={<SignInPage mode="sign-in" />} />
       <Route path="/sign-up" element={<SignInPage mode="sign-up" />} />
+      <Route path="/invite" element={<InvitePage />} />
       <Route path="/teams/new" element={<NewTeamPage />} />
       <Route path="/t/:teamId" element={<TeamPage />} />
       <Route path="/t/:teamId/keys" element={<KeysPage />} />

@@ -265,6 +265,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current team’s open invitations (pending, and expired ones to resend)
+         * @description Owners and admins only: an invited address is not the team’s to show its members before that person says yes.
+         *
+         *     Owners and admins of the current team.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite a person by email, with a role
+         * @description Emails a link that signs them up or in and joins them; it works for 7 days. Only an owner may invite an owner. An address already in the team: 409 ALREADY_MEMBER. An address with an open invitation: that invitation is sent again with a new link (the old one stops working) and the role asked. At most 15 sends per person and 30 per team an hour, resends included (429 RATE_LIMIT_EXCEEDED with Retry-After).
+         *
+         *     Owners and admins of the current team.
+         */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an invitation again, with a new link
+         * @description The old link stops working (only a hash of each link is kept, so the old one cannot be sent again), and the new one works for 7 days: an expired invitation is renewed this way. Counts toward the same hourly limit as inviting.
+         *
+         *     Owners and admins of the current team.
+         */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/team/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation: its link stops working at once
+         * @description Only an owner revokes an invitation to be an owner. An accepted or revoked one is 404 NOT_FOUND.
+         *
+         *     Owners and admins of the current team.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation link is for: the team, the role, the address, who sent it, its state
+         * @description The token travels in the body (POST), never in a URL a log or a Referer could keep. An unknown or malformed token is 404 NOT_FOUND.
+         *
+         *     No session needed.
+         */
+        post: operations["getInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the team an invitation is for, with its role
+         * @description The signed-in account’s email must be the one invited (403 INVITATION_FOR_ANOTHER_EMAIL otherwise): the link proves only that its holder reads that mailbox. The session then acts on the team. Accepting again answers 200 with `joined: false`; a revoked or expired invitation is 409 INVITATION_REVOKED or INVITATION_EXPIRED; an unknown token 404 NOT_FOUND.
+         *
+         *     Any signed-in person.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/properties": {
         parameters: {
             query?: never;
@@ -1152,7 +1268,7 @@ export interface components {
         ConsoleError: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "NOTHING_TO_COLLECT" | "LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
+                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "INVITATION_FOR_ANOTHER_EMAIL" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "NOTHING_TO_COLLECT" | "LIMIT_REACHED" | "INVITATION_REVOKED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
                 message: string;
                 /** @description On a 400 about the input: each field that failed, by path. */
                 details?: {
@@ -1335,6 +1451,94 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "admin" | "member";
+        };
+        Invitations: {
+            /** @description Invitations not accepted or revoked (pending, and expired ones that can be resent), newest first. */
+            invitations: components["schemas"]["Invitation"][];
+        };
+        Invitation: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            /**
+             * @description owner: everything, roles included; admin: everything but granting or removing owners; member: reads, without tokens, secrets or keys.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
+            /**
+             * @description pending: the link works; accepted: the person joined with it; revoked: withdrawn; expired: not accepted in time (a resend renews it).
+             * @enum {string}
+             */
+            state: "pending" | "accepted" | "revoked" | "expired";
+            /** @description Who sent it; null when their account is gone. */
+            invitedBy: {
+                name: string;
+                email: string;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** Format: date-time */
+            lastSentAt: string;
+            /** @description Emails sent for it: the first and each resend. */
+            sendCount: number;
+        };
+        InvitationAnswer: {
+            invitation: components["schemas"]["Invitation"];
+        };
+        InviteMember: {
+            /**
+             * @description An email address; compared case-insensitively.
+             * @example ada@example.com
+             */
+            email: string;
+            /**
+             * @description owner: everything, roles included; admin: everything but granting or removing owners; member: reads, without tokens, secrets or keys.
+             * @default member
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
+        };
+        InvitationPreview: {
+            invitation: {
+                teamName: string;
+                /** @description Who sent it; null when their account is gone. */
+                invitedBy: {
+                    name: string;
+                    email: string;
+                } | null;
+                /**
+                 * @description owner: everything, roles included; admin: everything but granting or removing owners; member: reads, without tokens, secrets or keys.
+                 * @enum {string}
+                 */
+                role: "owner" | "admin" | "member";
+                /** @description The address invited: only an account with it may accept. */
+                email: string;
+                /**
+                 * @description pending: the link works; accepted: the person joined with it; revoked: withdrawn; expired: not accepted in time (a resend renews it).
+                 * @enum {string}
+                 */
+                state: "pending" | "accepted" | "revoked" | "expired";
+                /** Format: date-time */
+                expiresAt: string;
+            };
+        };
+        InvitationToken: {
+            /** @description The token from the invitation link (`/invite#<token>`). */
+            token: string;
+        };
+        AcceptedInvitation: {
+            /** Format: uuid */
+            teamId: string;
+            teamName: string;
+            /**
+             * @description The role the person has in the team now.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
+            /** @description true: this call made them a member; false: the invitation was accepted already (a second click). */
+            joined: boolean;
         };
         Properties: {
             properties: components["schemas"]["ConsoleProperty"][];
@@ -3592,6 +3796,572 @@ export interface operations {
             };
             /** @description LAST_OWNER */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitations"];
+                };
+            };
+            /** @description TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteMember"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAnswer"];
+                };
+            };
+            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description ALREADY_MEMBER */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAnswer"];
+                };
+            };
+            /** @description TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAnswer"];
+                };
+            };
+            /** @description TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    getInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationToken"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+            /** @description INVALID_BODY */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InvitationToken"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedInvitation"];
+                };
+            };
+            /** @description INVALID_BODY */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, INVITATION_FOR_ANOTHER_EMAIL */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INVITATION_EXPIRED, INVITATION_REVOKED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

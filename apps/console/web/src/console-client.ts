@@ -34,6 +34,16 @@ export const consoleApi = {
   removeMember: (teamId: string, userId: string) =>
     done(client.DELETE('/api/team/members/{userId}', { ...team(teamId), params: { path: { userId } } })),
   leaveTeam: (teamId: string) => done(client.POST('/api/team/leave', team(teamId))),
+  listInvitations: (teamId: string) => answer(client.GET('/api/team/invitations', team(teamId))),
+  inviteMember: (teamId: string, body: ConsoleBody<'inviteMember'>) =>
+    answer(client.POST('/api/team/invitations', { ...team(teamId), body })),
+  resendInvitation: (teamId: string, id: string) =>
+    answer(client.POST('/api/team/invitations/{id}/resend', property(teamId, id))),
+  revokeInvitation: (teamId: string, id: string) =>
+    answer(client.DELETE('/api/team/invitations/{id}', property(teamId, id))),
+  // The token goes in a body, never in a URL a log could keep.
+  getInvitation: (token: string) => answer(client.POST('/api/invitations/lookup', { body: { token } })),
+  acceptInvitation: (token: string) => answer(client.POST('/api/invitations/accept', { body: { token } })),
 
   listProperties: (teamId: string) => answer(client.GET('/api/properties', team(teamId))),
   createProperty: (teamId: string, body: ConsoleBody<'createProperty'>) =>

@@ -20,6 +20,16 @@ import {
 } from './answer-insights.ts';
 import { collectionStatusSchema } from './collection.ts';
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
+import {
+  acceptedInvitationSchema,
+  INVITATION_LIMIT,
+  INVITATION_TTL_DAYS,
+  invitationAnswerSchema,
+  invitationPreviewSchema,
+  invitationsSchema,
+  invitationTokenBody,
+  inviteMemberBody,
+} from './invitations.ts';
 import { caughtEmailSchema, queuedTestEmailSchema, TEST_EMAIL_LIMIT, teamEmailsSchema } from './outgoing-mail.ts';
 import { onboardingQuery, onboardingSchema, overviewQuery, overviewSchema } from './overview.ts';
 import {
@@ -264,6 +274,77 @@ export const consoleEndpoints = {
     access: 'member',
     status: 204,
     errors: ['LAST_OWNER'],
+  }),
+  listInvitations: endpoint({
+    operationId: 'listInvitations',
+    method: 'get',
+    path: '/api/team/invitations',
+    summary: 'The current team’s open invitations (pending, and expired ones to resend)',
+    description:
+      'Owners and admins only: an invited address is not the team’s to show its members before that person says yes.',
+    access: 'admin',
+    status: 200,
+    response: invitationsSchema,
+  }),
+  inviteMember: endpoint({
+    operationId: 'inviteMember',
+    method: 'post',
+    path: '/api/team/invitations',
+    summary: 'Invite a person by email, with a role',
+    description: `Emails a link that signs them up or in and joins them; it works for ${INVITATION_TTL_DAYS} days. Only an owner may invite an owner. An address already in the team: 409 ALREADY_MEMBER. An address with an open invitation: that invitation is sent again with a new link (the old one stops working) and the role asked. At most ${INVITATION_LIMIT.perActor} sends per person and ${INVITATION_LIMIT.perTeam} per team an hour, resends included (429 RATE_LIMIT_EXCEEDED with Retry-After).`,
+    access: 'admin',
+    body: inviteMemberBody,
+    status: 201,
+    response: invitationAnswerSchema,
+    errors: ['ALREADY_MEMBER', 'RATE_LIMIT_EXCEEDED'],
+  }),
+  resendInvitation: endpoint({
+    operationId: 'resendInvitation',
+    method: 'post',
+    path: '/api/team/invitations/{id}/resend',
+    summary: 'Send an invitation again, with a new link',
+    description: `The old link stops working (only a hash of each link is kept, so the old one cannot be sent again), and the new one works for ${INVITATION_TTL_DAYS} days: an expired invitation is renewed this way. Counts toward the same hourly limit as inviting.`,
+    access: 'admin',
+    status: 200,
+    response: invitationAnswerSchema,
+    errors: ['NOT_FOUND', 'RATE_LIMIT_EXCEEDED'],
+  }),
+  revokeInvitation: endpoint({
+    operationId: 'revokeInvitation',
+    method: 'delete',
+    path: '/api/team/invitations/{id}',
+    summary: 'Revoke an invitation: its link stops working at once',
+    description: 'Only an owner revokes an invitation to be an owner. An accepted or revoked one is 404 NOT_FOUND.',
+    access: 'admin',
+    status: 200,
+    response: invitationAnswerSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  getInvitation: endpoint({
+    operationId: 'getInvitation',
+    method: 'post',
+    path: '/api/invitations/lookup',
+    summary: 'What an invitation link is for: the team, the role, the address, who sent it, its state',
+    description:
+      'The token travels in the body (POST), never in a URL a log or a Referer could keep. An unknown or malformed token is 404 NOT_FOUND.',
+    access: 'public',
+    body: invitationTokenBody,
+    status: 200,
+    response: invitationPreviewSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  acceptInvitation: endpoint({
+    operationId: 'acceptInvitation',
+    method: 'post',
+    path: '/api/invitations/accept',
+    summary: 'Join the team an invitation is for, with its role',
+    description:
+      'The signed-in account’s email must be the one invited (403 INVITATION_FOR_ANOTHER_EMAIL otherwise): the link proves only that its holder reads that mailbox. The session then acts on the team. Accepting again answers 200 with `joined: false`; a revoked or expired invitation is 409 INVITATION_REVOKED or INVITATION_EXPIRED; an unknown token 404 NOT_FOUND.',
+    access: 'session',
+    body: invitationTokenBody,
+    status: 200,
+    response: acceptedInvitationSchema,
+    errors: ['NOT_FOUND', 'INVITATION_REVOKED', 'INVITATION_EXPIRED', 'INVITATION_FOR_ANOTHER_EMAIL'],
   }),
   listProperties: endpoint({
     operationId: 'listProperties',
@@ -884,6 +965,7 @@ function tagOf(path: string): string {
     team: 'Teams',
     properties: 'Properties',
     keys: 'API keys',
+    invitations: 'Teams',
     overview: 'Overview',
   };
   return tags[segment] ?? 'Console';

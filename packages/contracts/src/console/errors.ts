@@ -31,6 +31,12 @@ export const CONSOLE_ERROR_STATUS = defineErrorStatuses({
   NOTHING_TO_COLLECT: 409,
   /** A property already has as many of something as it may (alert webhooks: 10). */
   LIMIT_REACHED: 409,
+  /** An invitation link used after it was revoked: the team withdrew it. */
+  INVITATION_REVOKED: 409,
+  /** An invitation link used after its days ran out: whoever sent it can resend it. */
+  INVITATION_EXPIRED: 409,
+  /** An invitation accepted from an account whose email is not the one invited. */
+  INVITATION_FOR_ANOTHER_EMAIL: 403,
   /** A deployment secret the operation needs (CRAWL_TOKEN_SECRET, an AI platform key) is not set. */
   NOT_CONFIGURED: 503,
 });

@@ -4,6 +4,7 @@ export * from './collection.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './invitations.ts';
 export * from './limits.ts';
 export { buildConsoleOpenApiDocument } from './openapi.ts';
 export * from './outgoing-mail.ts';

@@ -3,11 +3,11 @@ import { canManageTeam } from '@vt/contracts/role-rules';
 import { type FormEvent, useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { InvitationsSection } from '../components/InvitationsSection.tsx';
 import { SlugField } from '../components/SlugField.tsx';
 import { consoleApi } from '../console-client.ts';
 import { useConsoleData } from '../console-data.tsx';
 import type { Me, Member, Role, TeamDetail, TeamSettings } from '../console-types.ts';
-import { fieldChoice, fieldText } from '../form-fields.ts';
 import { removalReason, roleChangeReason } from '../roles.ts';
 import { teamSavedMessage } from '../team-saved.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
@@ -18,7 +18,10 @@ const ROLES: Role[] = ['owner', 'admin', 'member'];
 const TIME_ZONES: string[] =
   typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : ['UTC', 'Europe/Paris'];
 
-/** The team's name, slug, settings and branding, and its members with their roles. */
+/**
+ * The team's name, slug, settings and branding, its members with their roles, and (for owners and
+ * admins) invitations by email: the way in that asks the person first.
+ */
 export function TeamSettingsPage() {
   const { teamId = '' } = useParams();
   const navigate = useNavigate();
@@ -58,17 +61,6 @@ export function TeamSettingsPage() {
       const me = await consoleApi.getMe();
       setData((current) => (current ? { me, team: updated } : current));
       if (before) setSaved(teamSavedMessage(before, updated.team));
-    });
-  }
-
-  function addMember(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const f = new FormData(form);
-    void run(async () => {
-      await consoleApi.addMember(teamId, { email: fieldText(f, 'email'), role: fieldChoice<Role>(f, 'role') });
-      form.reset();
-      await refresh();
     });
   }
 
@@ -192,22 +184,12 @@ export function TeamSettingsPage() {
               }}
             />
             {manages && (
-              <form aria-label="Add a member" className="inline" onSubmit={addMember}>
-                <label>
-                  Email of a person with an account <input name="email" type="email" required />
-                </label>
-                <label>
-                  Role{' '}
-                  <select name="role" defaultValue="member">
-                    {ROLES.map((r) => (
-                      <option key={r} value={r} disabled={r === 'owner' && detail.role !== 'owner'}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <button type="submit">Add member</button>
-              </form>
+              <InvitationsSection
+                teamId={teamId}
+                myRole={detail.role}
+                timeZone={detail.team.settings.timeZone}
+                run={run}
+              />
             )}
           </section>
         </>
