@@ -11,6 +11,11 @@ export { constantTimeEqual } from './constant-time.ts';
 export { deriveCrawlToken, deriveVercelDrainSecret, verifyCrawlToken } from './crawl-token.ts';
 export { nameBasedUuid } from './name-based-id.ts';
 export {
+  deriveReportUnsubscribeToken,
+  REPORT_UNSUBSCRIBE_TOKEN_MAX,
+  verifyReportUnsubscribeToken,
+} from './report-unsubscribe-token.ts';
+export {
   generateSessionToken,
   hashSessionToken,
   isWellFormedSessionToken,
