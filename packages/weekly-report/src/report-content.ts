@@ -81,12 +81,14 @@ export function renderWeeklyReport(input: WeeklyReportInput): RenderedReport {
   const { property, week, overview } = input;
   const weekNumber = week.week.slice(week.week.indexOf('W') + 1).replace(/^0/, '');
   const span = weekSpan(week);
-  const subject = `${property.name}: your AI visibility, week ${weekNumber} (${span})`;
+  // One line whatever the name holds: a subject with a line break is refused by the outbox.
+  const subject = `${property.name.replace(/[\r\n]+/g, ' ')}: your AI visibility, week ${weekNumber} (${span})`;
   const rows = reportRows(overview.figures);
   const changes = overview.whatChanged.map((c) => c.text);
   const answers = `${number(overview.figures.answers)} AI answers collected this week.`;
   const note = `Week ${week.week} in the team's time zone (${input.timeZone}); counts are kept per UTC day.`;
   const why = `You receive this because you subscribed to ${property.name}'s weekly report in ${input.teamName}.`;
+  const notSubscribed = 'A preview: you do not receive this report.';
 
   const text = [
     `${property.name} (${property.domain}): week ${weekNumber}, ${span}`,
@@ -100,8 +102,7 @@ export function renderWeeklyReport(input: WeeklyReportInput): RenderedReport {
     `Open ${property.name} in the console: ${input.propertyUrl}`,
     '',
     note,
-    why,
-    input.unsubscribeUrl ? `Unsubscribe: ${input.unsubscribeUrl}` : 'Preview: you are not subscribed to this report.',
+    ...(input.unsubscribeUrl ? [why, `Unsubscribe: ${input.unsubscribeUrl}`] : [notSubscribed]),
   ].join('\n');
 
   const e = escapeHtml;
@@ -145,7 +146,7 @@ ${changesHtml}
 </td></tr>
 <tr><td style="padding:12px 24px 20px 24px;${text13}">
 <p style="margin:0 0 4px 0;">${e(note)}</p>
-<p style="margin:0;">${e(why)} ${input.unsubscribeUrl ? `<a href="${e(input.unsubscribeUrl)}" style="color:#6b7280;">Unsubscribe</a>` : 'Preview: you are not subscribed to this report.'}</p>
+<p style="margin:0;">${input.unsubscribeUrl ? `${e(why)} <a href="${e(input.unsubscribeUrl)}" style="color:#6b7280;">Unsubscribe</a>` : e(notSubscribed)}</p>
 </td></tr>
 </table>
 </td></tr>

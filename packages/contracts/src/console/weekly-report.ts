@@ -43,11 +43,9 @@ export const unsubscribeReportQuery = z.strictObject({
 
 export const unsubscribedReportSchema = z
   .object({
-    unsubscribed: z
-      .boolean()
-      .openapi({
-        description: 'true: unsubscribed now; false: the subscription was gone already (a link used twice).',
-      }),
+    unsubscribed: z.boolean().openapi({
+      description: 'true: unsubscribed now; false: the subscription was gone already (a link used twice).',
+    }),
     propertyName: z
       .string()
       .nullable()
