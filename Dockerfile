@@ -57,6 +57,7 @@ COPY packages/redis/package.json ./packages/redis/
 COPY packages/service-runtime/package.json ./packages/service-runtime/
 COPY packages/test-support/package.json ./packages/test-support/
 COPY packages/verdict/package.json ./packages/verdict/
+COPY packages/weekly-report/package.json ./packages/weekly-report/
 RUN --mount=type=cache,id=vt-pnpm-store,target=/pnpm-store \
     pnpm install --frozen-lockfile --store-dir /pnpm-store
 

@@ -73,6 +73,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
           policy: { allowPrivateTargets: config.ALERT_WEBHOOK_ALLOW_PRIVATE_TARGETS },
           enqueueDeliveries: (ids) => queueAlertWebhookDeliveries(webhookDeliveryQueue, ids, logger),
         },
+        weeklyReport: { consoleUrl: config.CONSOLE_PUBLIC_URL, unsubscribeKey: config.REPORT_UNSUBSCRIBE_KEY },
         connection: {
           publicIngestUrl: config.PUBLIC_INGEST_URL,
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,

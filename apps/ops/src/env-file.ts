@@ -19,7 +19,12 @@ export function withEnvFile(
   return { ...fromFile, ...processEnv };
 }
 
-const DEPLOYMENT_SECRETS = ['CRAWL_TOKEN_SECRET', 'WEBHOOK_SIGNING_KEY', 'ALERT_WEBHOOK_SIGNING_KEY'] as const;
+const DEPLOYMENT_SECRETS = [
+  'CRAWL_TOKEN_SECRET',
+  'WEBHOOK_SIGNING_KEY',
+  'ALERT_WEBHOOK_SIGNING_KEY',
+  'REPORT_UNSUBSCRIBE_KEY',
+] as const;
 
 /**
  * `pnpm start` only: a deployment secret set nowhere is generated and appended to the file, so

@@ -18,6 +18,7 @@ import {
   previousWebhookSigningKeyEnv,
   readApiPortEnv,
   redisEnv,
+  reportUnsubscribeKeyEnv,
   requireWholeOverlap,
   serviceEnv,
   webhookSigningKeyEnv,
@@ -120,6 +121,14 @@ export const notifierConfigSchema = z.object({
   MAIL_SWEEP_INTERVAL_MS: positiveInt(15_000).describe(
     'How often the notifier looks for emails due whose job is missing (an enqueue lost after commit, a retry, a notifier that died mid-send) and queues them again.',
   ),
+  WEEKLY_REPORT_INTERVAL_MS: positiveInt(300_000).describe(
+    'How often the notifier looks for weekly reports due (Monday from 08:00 in each team’s time zone): a report waits at most this long past its hour.',
+  ),
+  // Links in the weekly report (the property's page, unsubscribe) point at the console.
+  CONSOLE_PUBLIC_URL: publicUrl('http://localhost:3002').describe(
+    'Public base URL of the console, which the weekly report links to (the property, one-click unsubscribe).',
+  ),
+  ...reportUnsubscribeKeyEnv,
   ...jobLockEnv,
   ...serviceEnv,
 });
@@ -175,12 +184,14 @@ export const answerCollectorConfigSchema = z.object({
 });
 export type AnswerCollectorConfig = z.output<typeof answerCollectorConfigSchema>;
 
-const publicUrl = (fallback: string) =>
-  z
+/** An http(s) base URL, its trailing slashes dropped (a declaration: the notifier's schema, above, reads one too). */
+function publicUrl(fallback: string) {
+  return z
     .string()
     .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), 'must be an http(s) URL')
     .default(fallback)
     .transform((v) => v.replace(/\/+$/, ''));
+}
 
 const publicIngestUrlEnv = {
   PUBLIC_INGEST_URL: publicUrl('http://localhost:3001').describe(
@@ -226,6 +237,7 @@ export const consoleConfigSchema = z.object({
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
   ...alertWebhookEnv,
+  ...reportUnsubscribeKeyEnv,
   ...serviceEnv,
 });
 export type ConsoleConfig = z.output<typeof consoleConfigSchema>;

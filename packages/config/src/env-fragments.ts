@@ -137,6 +137,20 @@ export const alertWebhookEnv = {
     ),
 };
 
+/**
+ * The weekly report's one-click unsubscribe links: signed with this key by the notifier (in the
+ * email) and checked by the console (when the link is followed), so both read it.
+ */
+export const reportUnsubscribeKeyEnv = {
+  REPORT_UNSUBSCRIBE_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters')
+    .optional()
+    .describe(
+      "Deployment key the weekly report's one-click unsubscribe links are signed with. Unset: the notifier sends no weekly reports (a report must carry a working unsubscribe link) and the console's unsubscribe answers 503.",
+    ),
+};
+
 /** What every queue worker reads besides its port and concurrency. */
 export const jobLockEnv = {
   JOB_LOCK_SECONDS: positiveInt(30).describe(

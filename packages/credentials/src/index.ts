@@ -12,6 +12,11 @@ export { deriveCrawlToken, deriveVercelDrainSecret, verifyCrawlToken } from './c
 export { generateInvitationToken, hashInvitationToken, isWellFormedInvitationToken } from './invitation-token.ts';
 export { nameBasedUuid } from './name-based-id.ts';
 export {
+  deriveReportUnsubscribeToken,
+  REPORT_UNSUBSCRIBE_TOKEN_MAX,
+  verifyReportUnsubscribeToken,
+} from './report-unsubscribe-token.ts';
+export {
   generateSessionToken,
   hashSessionToken,
   isWellFormedSessionToken,

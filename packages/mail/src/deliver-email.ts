@@ -51,8 +51,17 @@ export async function deliverEmail(delivery: EmailDelivery, emailId: string): Pr
       text: claim.textBody,
       ...(claim.htmlBody === null ? {} : { html: claim.htmlBody }),
       messageId: messageIdOf(claim.id, delivery.from),
-      // RFC 3834: sent by a program, so vacation responders stay quiet.
-      headers: { 'Auto-Submitted': 'auto-generated' },
+      headers: {
+        // RFC 3834: sent by a program, so vacation responders stay quiet.
+        'Auto-Submitted': 'auto-generated',
+        // RFC 8058: the mail client's own "Unsubscribe" POSTs to the URL, no session needed.
+        ...(claim.listUnsubscribe === null
+          ? {}
+          : {
+              'List-Unsubscribe': `<${claim.listUnsubscribe}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            }),
+      },
     });
   } catch (err) {
     const failure = smtpFailureOf(err, delivery.secrets);

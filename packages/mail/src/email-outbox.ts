@@ -12,6 +12,8 @@ export interface ClaimedEmail {
   subject: string;
   textBody: string;
   htmlBody: string | null;
+  /** The one-click unsubscribe URL, when the email offers one. */
+  listUnsubscribe: string | null;
   /** This attempt's number, from 1: the claim's fencing token. */
   attempts: number;
 }
@@ -28,7 +30,8 @@ export async function claimEmail(db: PrismaClient, id: string, leaseMs: number):
         lease_until = now() + make_interval(secs => ${leaseMs / 1000})
     WHERE id = ${id}::uuid
       AND ((status = 'pending' AND next_attempt_at <= now()) OR (status = 'sending' AND lease_until < now()))
-    RETURNING id, kind, recipient, subject, text_body AS "textBody", html_body AS "htmlBody", attempts`;
+    RETURNING id, kind, recipient, subject, text_body AS "textBody", html_body AS "htmlBody",
+              list_unsubscribe AS "listUnsubscribe", attempts`;
   return row;
 }
 

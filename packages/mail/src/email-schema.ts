@@ -11,6 +11,7 @@ export const EMAIL_LIMITS = {
   textMax: 200_000,
   htmlMax: 1_000_000,
   dedupeKeyMax: 300,
+  listUnsubscribeMax: 2000,
 } as const;
 
 // Postgres text cannot hold NUL, and a header with a line break would be two headers.
@@ -39,6 +40,16 @@ export const outgoingEmailSchema = z.strictObject({
    * producer that runs again hands over the same key, and nothing more is stored or sent.
    */
   dedupeKey: z.string().min(1).max(EMAIL_LIMITS.dedupeKeyMax).refine(noNul, 'must not hold NUL'),
+  /**
+   * RFC 8058 one-click unsubscribe (the weekly report): an http(s) URL that unsubscribes on a POST
+   * with no session, sent as `List-Unsubscribe` beside `List-Unsubscribe-Post`. A URL only, never a
+   * header of the producer's: nothing else can reach the message's headers.
+   */
+  listUnsubscribe: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .max(EMAIL_LIMITS.listUnsubscribeMax)
+    .refine((v) => !/[\s<>]/.test(v), 'must hold no spaces or angle brackets')
+    .optional(),
 });
 
 export type OutgoingEmailInput = z.input<typeof outgoingEmailSchema>;

@@ -18,13 +18,14 @@ export async function enqueueEmail(
 ): Promise<{ id: string; created: boolean }> {
   const parsed = outgoingEmailSchema.safeParse(email);
   if (!parsed.success) throw new InvalidEmailError(parsed.error);
-  const { teamId, kind, to, subject, text, html, dedupeKey } = parsed.data;
+  const { teamId, kind, to, subject, text, html, dedupeKey, listUnsubscribe } = parsed.data;
   const id = randomUUID();
   // A concurrent producer of the same key waits here on the other's uncommitted row, then
   // inserts nothing and reads the committed one below.
   const inserted = await tx.$queryRaw<{ id: string }[]>`
-    INSERT INTO outgoing_emails (id, team_id, kind, recipient, subject, text_body, html_body, dedupe_key)
-    VALUES (${id}::uuid, ${teamId}::uuid, ${kind}, ${to}, ${subject}, ${text}, ${html ?? null}, ${dedupeKey})
+    INSERT INTO outgoing_emails (id, team_id, kind, recipient, subject, text_body, html_body, dedupe_key, list_unsubscribe)
+    VALUES (${id}::uuid, ${teamId}::uuid, ${kind}, ${to}, ${subject}, ${text}, ${html ?? null}, ${dedupeKey},
+            ${listUnsubscribe ?? null})
     ON CONFLICT (dedupe_key) DO NOTHING
     RETURNING id`;
   if (inserted.length > 0) return { id, created: true };

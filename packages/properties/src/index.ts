@@ -31,3 +31,4 @@ export {
   updatePrompt,
   updateProperty,
 } from './properties.ts';
+export { type PropertyWeekOverview, propertyWeekOverview } from './property-week.ts';

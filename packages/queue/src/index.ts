@@ -18,6 +18,7 @@ export {
   WEBHOOK_DELIVERY_MAX_ATTEMPTS,
   type WebhookDeliveryJobData,
   webhookDeliveryJob,
+  weeklyReportsJob,
 } from './job-contracts.ts';
 export { batchedEnqueue, createQueue, enqueue, enqueueBulk } from './producer.ts';
 export { DELAY_FROM_ERROR_BACKOFF, delayFromError, RetryLaterError } from './retry-later.ts';

@@ -204,3 +204,20 @@ export const webhookDeliveryJob = {
 } as const satisfies JobContract;
 
 export type WebhookDeliveryJobData = z.infer<typeof webhookDeliveryJob.schema>;
+
+/**
+ * The notifier's look for weekly reports due, every WEEKLY_REPORT_INTERVAL_MS: one job per tick for
+ * the deployment. Exactly-once is the outbox's (each report's dedupe key), not the job's.
+ */
+export const weeklyReportsJob = {
+  queue: QUEUE_NAMES.weeklyReports,
+  name: 'send-due-weekly-reports',
+  schema: z.strictObject({}),
+  options: {
+    ...DEFAULT_JOB_OPTIONS,
+    // The next tick is the retry.
+    attempts: 1,
+    removeOnComplete: { count: 100 },
+    removeOnFail: { age: 24 * 3600, count: 1000 },
+  },
+} as const satisfies JobContract;

@@ -8,4 +8,5 @@ export const QUEUE_NAMES = {
   email: 'email',
   emailSweep: 'email-sweep',
   webhookDelivery: 'webhook-delivery',
+  weeklyReports: 'weekly-reports',
 } as const;

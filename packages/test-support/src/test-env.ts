@@ -9,6 +9,7 @@ export const testEnv = {
   CRAWL_TOKEN_SECRET: 'test-crawl-token-secret-0123456789abcdef',
   WEBHOOK_SIGNING_KEY: 'test-webhook-signing-key-0123456789abcdef',
   ALERT_WEBHOOK_SIGNING_KEY: 'test-alert-webhook-signing-key-0123456789',
+  REPORT_UNSUBSCRIBE_KEY: 'test-report-unsubscribe-key-0123456789abcd',
   LOG_LEVEL: 'silent',
 } as const;
 

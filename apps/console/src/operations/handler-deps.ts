@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@vt/db';
 import type { AlertWebhookSettings } from '@vt/outgoing-webhooks';
 import type { ConnectionSettings } from '@vt/properties';
+import type { ReportLinks } from '@vt/weekly-report';
 import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
 import type { CollectNow } from '../collection/collect-now.ts';
 import type { InvitationLimiter } from '../invitations/invitation-limiter.ts';
@@ -28,4 +29,6 @@ export interface HandlerDeps {
     /** Never throws: a delivery not queued now is queued by the notifier's sweep. */
     enqueueDeliveries: (deliveryIds: readonly string[]) => Promise<void>;
   };
+  /** The weekly report's links: the console's public URL and the unsubscribe links' key (REPORT_UNSUBSCRIBE_KEY). */
+  weeklyReport: ReportLinks;
 }

@@ -69,6 +69,11 @@ import { checkSlugHandler } from './teams/check-slug.ts';
 import { createTeamHandler } from './teams/create-team.ts';
 import { getTeamHandler } from './teams/get-team.ts';
 import { updateTeamHandler } from './teams/update-team.ts';
+import { getWeeklyReportSubscriptionHandler } from './weekly-report/get-weekly-report-subscription.ts';
+import { previewWeeklyReportHandler } from './weekly-report/preview-weekly-report.ts';
+import { subscribeWeeklyReportHandler } from './weekly-report/subscribe-weekly-report.ts';
+import { unsubscribeWeeklyReportHandler } from './weekly-report/unsubscribe-weekly-report.ts';
+import { unsubscribeWeeklyReportByLinkHandler } from './weekly-report/unsubscribe-weekly-report-by-link.ts';
 
 /**
  * One module per console operation, its test beside it. The type makes a catalogued operation
@@ -122,6 +127,11 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   rotateAlertWebhookSecret: rotateAlertWebhookSecretHandler,
   sendAlertWebhookTest: sendAlertWebhookTestHandler,
   getAlertWebhookLog: getAlertWebhookLogHandler,
+  getWeeklyReportSubscription: getWeeklyReportSubscriptionHandler,
+  subscribeWeeklyReport: subscribeWeeklyReportHandler,
+  unsubscribeWeeklyReport: unsubscribeWeeklyReportHandler,
+  previewWeeklyReport: previewWeeklyReportHandler,
+  unsubscribeWeeklyReportByLink: unsubscribeWeeklyReportByLinkHandler,
   getActivity: getActivityHandler,
   getVisibilityOverTime: getVisibilityOverTimeHandler,
   listPropertyResponses: listPropertyResponsesHandler,

@@ -44,6 +44,8 @@ export interface ConsoleHarnessOptions {
    * (private targets refused, the deployment default, unless a test allows them).
    */
   alertWebhooks?: { signingKey?: string | null; policy?: TargetPolicy };
+  /** The weekly report's unsubscribe key: the test key by default; null for none. */
+  reportUnsubscribeKey?: string | null;
 }
 
 export interface SignedUp {
@@ -105,6 +107,12 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
             : (options.alertWebhooks?.signingKey ?? testEnv.ALERT_WEBHOOK_SIGNING_KEY),
         policy: options.alertWebhooks?.policy ?? { allowPrivateTargets: false },
         enqueueDeliveries: (ids) => queueAlertWebhookDeliveries(webhookDeliveryQueue, ids, logger),
+      },
+      weeklyReport: {
+        consoleUrl: CONSOLE_ORIGIN,
+        ...(options.reportUnsubscribeKey === null
+          ? {}
+          : { unsubscribeKey: options.reportUnsubscribeKey ?? testEnv.REPORT_UNSUBSCRIBE_KEY }),
       },
       connection: {
         publicIngestUrl: 'https://ingest.example.test',

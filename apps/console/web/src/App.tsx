@@ -10,6 +10,7 @@ import { PropertySettingsPage } from './pages/PropertySettingsPage.tsx';
 import { SignInPage } from './pages/SignInPage.tsx';
 import { TeamPage } from './pages/TeamPage.tsx';
 import { TeamSettingsPage } from './pages/TeamSettingsPage.tsx';
+import { UnsubscribePage } from './pages/UnsubscribePage.tsx';
 import { Loading } from './pages/ViewPage.tsx';
 import { WebhookSetupPage } from './pages/WebhookSetupPage.tsx';
 
@@ -33,6 +34,7 @@ export function App() {
       <Route path="/sign-up" element={<SignInPage mode="sign-up" />} />
       <Route path="/invite" element={<InvitePage />} />
       <Route path="/teams/new" element={<NewTeamPage />} />
+      <Route path="/unsubscribe" element={<UnsubscribePage />} />
       <Route path="/t/:teamId" element={<TeamPage />} />
       <Route path="/t/:teamId/keys" element={<KeysPage />} />
       <Route path="/t/:teamId/settings" element={<TeamSettingsPage />} />

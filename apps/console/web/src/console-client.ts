@@ -131,6 +131,17 @@ export const consoleApi = {
       }),
     ),
 
+  getWeeklyReportSubscription: (teamId: string, id: string) =>
+    answer(client.GET('/api/properties/{id}/weekly-report', property(teamId, id))),
+  subscribeWeeklyReport: (teamId: string, id: string) =>
+    answer(client.PUT('/api/properties/{id}/weekly-report', property(teamId, id))),
+  unsubscribeWeeklyReport: (teamId: string, id: string) =>
+    answer(client.DELETE('/api/properties/{id}/weekly-report', property(teamId, id))),
+  previewWeeklyReport: (teamId: string, id: string) =>
+    answer(client.GET('/api/properties/{id}/weekly-report/preview', property(teamId, id))),
+  unsubscribeWeeklyReportByLink: (token: string) =>
+    answer(client.POST('/api/weekly-report/unsubscribe', { params: { query: { token } } })),
+
   getActivity: (teamId: string, id: string, query: ConsoleQuery<'getActivity'>) =>
     answer(client.GET('/api/properties/{id}/activity', { ...team(teamId), params: { path: { id }, query } })),
   getVisibilityOverTime: (teamId: string, id: string, query: ConsoleQuery<'getVisibilityOverTime'>) =>

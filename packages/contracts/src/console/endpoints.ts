@@ -78,6 +78,12 @@ import {
   webhookLogSchema,
   webhookSetupSchema,
 } from './resources.ts';
+import {
+  unsubscribedReportSchema,
+  unsubscribeReportQuery,
+  weeklyReportPreviewSchema,
+  weeklyReportSubscriptionSchema,
+} from './weekly-report.ts';
 
 /**
  * Who may call an operation:
@@ -596,6 +602,63 @@ export const consoleEndpoints = {
     status: 200,
     response: alertWebhookLogSchema,
     errors: ['NOT_FOUND'],
+  }),
+  getWeeklyReportSubscription: endpoint({
+    operationId: 'getWeeklyReportSubscription',
+    method: 'get',
+    path: '/api/properties/{id}/weekly-report',
+    summary: 'Whether the caller receives the property’s weekly report',
+    access: 'member',
+    status: 200,
+    response: weeklyReportSubscriptionSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  subscribeWeeklyReport: endpoint({
+    operationId: 'subscribeWeeklyReport',
+    method: 'put',
+    path: '/api/properties/{id}/weekly-report',
+    summary: 'Receive the property’s weekly report (every Monday from 08:00 team time)',
+    description:
+      'For the caller only: each member chooses for themself. Subscribing again changes nothing. The first report is the next one due after subscribing.',
+    access: 'member',
+    status: 200,
+    response: weeklyReportSubscriptionSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  unsubscribeWeeklyReport: endpoint({
+    operationId: 'unsubscribeWeeklyReport',
+    method: 'delete',
+    path: '/api/properties/{id}/weekly-report',
+    summary: 'Stop receiving the property’s weekly report',
+    access: 'member',
+    status: 200,
+    response: weeklyReportSubscriptionSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  previewWeeklyReport: endpoint({
+    operationId: 'previewWeeklyReport',
+    method: 'get',
+    path: '/api/properties/{id}/weekly-report/preview',
+    summary: 'This week’s weekly report as the caller gets it: subject, HTML and plain text',
+    description:
+      'The report sent this week (covering the last complete ISO week in the team’s time zone), built as the email is: for a subscriber it is the email to the byte, unsubscribe link included.',
+    access: 'member',
+    status: 200,
+    response: weeklyReportPreviewSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  unsubscribeWeeklyReportByLink: endpoint({
+    operationId: 'unsubscribeWeeklyReportByLink',
+    method: 'post',
+    path: '/api/weekly-report/unsubscribe',
+    summary: 'The weekly report’s one-click unsubscribe (RFC 8058): no session, the token is the authority',
+    description:
+      'The `List-Unsubscribe` address of every weekly report (mail clients POST `List-Unsubscribe=One-Click` to it), and what the unsubscribe page calls. A token used a second time answers `unsubscribed: false`. A token this deployment did not sign answers 400 INVALID_PARAM; without REPORT_UNSUBSCRIBE_KEY, 503 NOT_CONFIGURED.',
+    access: 'public',
+    query: unsubscribeReportQuery,
+    status: 200,
+    response: unsubscribedReportSchema,
+    errors: ['INVALID_PARAM', 'NOT_CONFIGURED'],
   }),
   getActivity: endpoint({
     operationId: 'getActivity',

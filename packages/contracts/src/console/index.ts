@@ -13,3 +13,4 @@ export * from './platform-names.ts';
 export * from './requests.ts';
 export * from './resources.ts';
 export * from './role-rules.ts';
+export * from './weekly-report.ts';

@@ -4,6 +4,7 @@ import { useNavigate, useParams } from 'react-router';
 import { AlertWebhooksSection } from '../components/AlertWebhooksSection.tsx';
 import { collectionSentence } from '../components/CollectionPanel.tsx';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { WeeklyReportSection } from '../components/WeeklyReportSection.tsx';
 import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import type { Plan } from '../console-types.ts';
@@ -266,6 +267,7 @@ export function PropertySettingsPage() {
           </section>
 
           <AlertWebhooksSection teamId={teamId} propertyId={propertyId} manages={manages} />
+          <WeeklyReportSection teamId={teamId} propertyId={propertyId} />
 
           {manages && (
             <section aria-labelledby="danger-title" className="danger-zone">
