@@ -120,6 +120,8 @@ export const notifierConfigSchema = z.object({
   MAIL_SWEEP_INTERVAL_MS: positiveInt(15_000).describe(
     'How often the notifier looks for emails due whose job is missing (an enqueue lost after commit, a retry, a notifier that died mid-send) and queues them again.',
   ),
+  WEBHOOK_CONCURRENCY: positiveInt(4).describe('Alert webhook deliveries this process posts at once.'),
+  ...alertWebhookEnv,
   ...jobLockEnv,
   ...serviceEnv,
 });

@@ -8,4 +8,6 @@ export const QUEUE_NAMES = {
   email: 'email',
   emailSweep: 'email-sweep',
   webhookDelivery: 'webhook-delivery',
+  webhookDeliverySweep: 'webhook-delivery-sweep',
+  alertEvaluation: 'alert-evaluation',
 } as const;
