@@ -122,6 +122,18 @@ export const notifierConfigSchema = z.object({
   ),
   WEBHOOK_CONCURRENCY: positiveInt(4).describe('Alert webhook deliveries this process posts at once.'),
   ...alertWebhookEnv,
+  ALERT_EVALUATION_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000, 'must be at least 1000 (a second)')
+    .max(3_600_000, 'must be at most 3600000 (an hour)')
+    .default(300_000)
+    .describe(
+      "How often the notifier evaluates every property's alert rules (one replica per tick). A rule fires or resolves once its condition has been seen at two evaluations at least half this apart.",
+    ),
+  CONSOLE_PUBLIC_URL: publicUrl('http://localhost:3002').describe(
+    'Public base URL of the console: the links in alert emails and webhooks (set it as the console’s).',
+  ),
   ...jobLockEnv,
   ...serviceEnv,
 });
@@ -177,12 +189,14 @@ export const answerCollectorConfigSchema = z.object({
 });
 export type AnswerCollectorConfig = z.output<typeof answerCollectorConfigSchema>;
 
-const publicUrl = (fallback: string) =>
-  z
+// A declaration, not a const: the notifier's schema above reads it too.
+function publicUrl(fallback: string) {
+  return z
     .string()
     .refine((v) => /^https?:\/\//.test(v) && URL.canParse(v), 'must be an http(s) URL')
     .default(fallback)
     .transform((v) => v.replace(/\/+$/, ''));
+}
 
 const publicIngestUrlEnv = {
   PUBLIC_INGEST_URL: publicUrl('http://localhost:3001').describe(
