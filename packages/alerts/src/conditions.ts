@@ -69,7 +69,7 @@ export async function observeProperty(
     const webhook = await webhookConnection(db, property, now);
     result.set('webhook_rejecting', {
       holds: () => webhook.status === 'rejecting',
-      observed: { status: webhook.status, reason: webhook.latestRefusal?.reason ?? null },
+      observed: { status: webhook.status, lastAttemptAt: webhook.lastAttemptAt ?? null },
     });
   }
   const drops = (['crawler_hits_drop', 'visibility_drop', 'share_of_voice_drop'] as const).filter((k) => kinds.has(k));

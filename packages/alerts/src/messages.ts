@@ -81,7 +81,7 @@ function describe(input: AlertMessageInput): { headline: string; details: string
       return {
         headline: 'The lead webhook is rejecting events',
         details: [
-          `Lead webhook: Rejecting events. No lead is being stored${o.reason ? `; the last refusal: ${o.reason}` : ''}.`,
+          `Lead webhook: Rejecting events. Every attempt of the last 24 hours was refused and no lead stored; the last came at ${o.lastAttemptAt ?? 'an unknown time'}.`,
           'The webhook setup page shows each refused attempt and its fix (often the signing secret).',
         ],
       };
