@@ -75,7 +75,8 @@ function ruleView(kind: AlertRuleKind, row: AlertRule | undefined, memberIds: Re
       lastNotifiedAt: iso(row?.lastNotifiedAt),
       lastReminderAt: iso(row?.lastReminderAt),
       evaluatedAt: iso(row?.evaluatedAt),
-      observed: (row?.observed as Record<string, never> | null | undefined) ?? null,
+      observed:
+        (row?.observed as Record<string, string | number | boolean | null | string[]> | null | undefined) ?? null,
     },
   };
 }

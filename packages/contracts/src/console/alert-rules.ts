@@ -94,9 +94,9 @@ export const alertRuleSchema = z
       lastReminderAt: timestamp.nullable(),
       evaluatedAt: timestamp.nullable(),
       observed: z
-        .record(z.string(), z.json())
+        .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]))
         .nullable()
-        .openapi({ description: 'What the last evaluation measured.' }),
+        .openapi({ description: 'What the last evaluation measured (statuses, figures and their weeks).' }),
     }),
   })
   .openapi('AlertRule');
