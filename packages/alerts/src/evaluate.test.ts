@@ -71,7 +71,9 @@ describe('each kind fires on its condition and stays quiet below it', () => {
     expect(email?.htmlBody).toContain('Look at it in the console');
     const [delivery] = await deliveriesOf(t.propertyId);
     expect(delivery).toMatchObject({ eventType: 'alert.firing', status: 'pending' });
-    expect((delivery?.notification as { text: string }).text).toMatch(/^No crawl data has arrived for 24 hours: Shop/);
+    expect((delivery?.notification as { text: string } | undefined)?.text).toMatch(
+      /^No crawl data has arrived for 24 hours: Shop/,
+    );
   });
 
   it('crawl_rejecting: every batch of the last day refused fires; one accepted among them does not', async () => {
