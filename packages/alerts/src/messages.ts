@@ -127,7 +127,8 @@ export function alertMessage(input: AlertMessageInput): AlertMessage {
   const { headline, details } = describe(input);
   const base = `${input.consoleUrl}/t/${property.teamId}/p/${property.id}`;
   const link = `${base}/${pageOf(input.kind)}`;
-  const settings = `${base}/alerts`;
+  // The rules and the webhooks live on the property's settings page.
+  const settings = `${base}/settings#alert-rules`;
   const resolved = transition === 'resolved';
   const lasted =
     resolved && input.firingSince ? ` It lasted ${duration(input.since.getTime() - input.firingSince.getTime())}.` : '';
