@@ -48,6 +48,7 @@ COPY packages/logger/package.json ./packages/logger/
 COPY packages/mail/package.json ./packages/mail/
 COPY packages/mail-catcher/package.json ./packages/mail-catcher/
 COPY packages/outgoing-webhooks/package.json ./packages/outgoing-webhooks/
+COPY packages/alerts/package.json ./packages/alerts/
 COPY packages/properties/package.json ./packages/properties/
 COPY packages/catalogue-store/package.json ./packages/catalogue-store/
 COPY packages/http-operations/package.json ./packages/http-operations/

@@ -124,11 +124,22 @@ export const notifierConfigSchema = z.object({
   WEEKLY_REPORT_INTERVAL_MS: positiveInt(300_000).describe(
     'How often the notifier looks for weekly reports due (Monday from 08:00 in each team’s time zone): a report waits at most this long past its hour.',
   ),
-  // Links in the weekly report (the property's page, unsubscribe) point at the console.
-  CONSOLE_PUBLIC_URL: publicUrl('http://localhost:3002').describe(
-    'Public base URL of the console, which the weekly report links to (the property, one-click unsubscribe).',
-  ),
   ...reportUnsubscribeKeyEnv,
+  WEBHOOK_CONCURRENCY: positiveInt(4).describe('Alert webhook deliveries this process posts at once.'),
+  ...alertWebhookEnv,
+  ALERT_EVALUATION_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000, 'must be at least 1000 (a second)')
+    .max(3_600_000, 'must be at most 3600000 (an hour)')
+    .default(300_000)
+    .describe(
+      "How often the notifier evaluates every property's alert rules (one replica per tick). A rule fires or resolves once its condition has been seen at two evaluations at least half this apart.",
+    ),
+  // Links in alert messages and the weekly report (the property's page, unsubscribe) point at the console.
+  CONSOLE_PUBLIC_URL: publicUrl('http://localhost:3002').describe(
+    'Public base URL of the console (set it as the console’s): the links in alert emails and webhooks, and in the weekly report (the property, one-click unsubscribe).',
+  ),
   ...jobLockEnv,
   ...serviceEnv,
 });

@@ -18,6 +18,10 @@ export {
 export { crawlLog, webhookLog } from './delivery-logs.ts';
 export { onboarding, onboardingChecklists } from './onboarding.ts';
 export { teamOverview } from './overview.ts';
+// The overview's counts and figures, for whatever else reads a property's weeks the same way
+// (the alert rules' drops).
+export { type DayRange, type PeriodCounts, periodCounts } from './overview-counts.ts';
+export { answerTotals, overviewFigures } from './overview-figures.ts';
 export {
   addCompetitor,
   addPrompt,
@@ -32,3 +36,4 @@ export {
   updateProperty,
 } from './properties.ts';
 export { type PropertyWeekOverview, propertyWeekOverview } from './property-week.ts';
+export { MIN_ANSWERS } from './what-changed.ts';

@@ -1,5 +1,6 @@
 export { type Job, type Queue, UnrecoverableError, type Worker } from 'bullmq';
 export {
+  alertEvaluationJob,
   answerScheduleJob,
   type CollectAnswerJobData,
   CRAWL_BATCH_JOB_MAX_EVENTS,
@@ -18,6 +19,7 @@ export {
   WEBHOOK_DELIVERY_MAX_ATTEMPTS,
   type WebhookDeliveryJobData,
   webhookDeliveryJob,
+  webhookDeliverySweepJob,
   weeklyReportsJob,
 } from './job-contracts.ts';
 export { batchedEnqueue, createQueue, enqueue, enqueueBulk } from './producer.ts';

@@ -221,3 +221,39 @@ export const weeklyReportsJob = {
     removeOnFail: { age: 24 * 3600, count: 1000 },
   },
 } as const satisfies JobContract;
+
+/**
+ * Every minute (a job scheduler, so one notifier replica sweeps at a time): queue again the alert
+ * webhook deliveries that are due and have no job, and prune old finished ones (@vt/outgoing-webhooks).
+ */
+export const webhookDeliverySweepJob = {
+  queue: QUEUE_NAMES.webhookDeliverySweep,
+  name: 'sweep-webhook-deliveries',
+  schema: z.strictObject({}),
+  options: {
+    ...DEFAULT_JOB_OPTIONS,
+    // The next tick is the retry.
+    attempts: 1,
+    removeOnComplete: { count: 100 },
+    removeOnFail: { age: 24 * 3600, count: 1000 },
+  },
+} as const satisfies JobContract;
+
+/**
+ * Every ALERT_EVALUATION_INTERVAL_MS (a job scheduler): evaluate every property's alert rules
+ * (@vt/alerts). Exactly once does not rest on the queue: each property is evaluated in a
+ * transaction that locks its rules, and every message it records carries a key derived from the
+ * rule's change of state, so a replayed or concurrent evaluation sends nothing twice.
+ */
+export const alertEvaluationJob = {
+  queue: QUEUE_NAMES.alertEvaluation,
+  name: 'evaluate-alerts',
+  schema: z.strictObject({}),
+  options: {
+    ...DEFAULT_JOB_OPTIONS,
+    // The next tick is the retry.
+    attempts: 1,
+    removeOnComplete: { count: 100 },
+    removeOnFail: { age: 24 * 3600, count: 1000 },
+  },
+} as const satisfies JobContract;

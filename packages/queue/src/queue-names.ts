@@ -9,4 +9,6 @@ export const QUEUE_NAMES = {
   emailSweep: 'email-sweep',
   webhookDelivery: 'webhook-delivery',
   weeklyReports: 'weekly-reports',
+  webhookDeliverySweep: 'webhook-delivery-sweep',
+  alertEvaluation: 'alert-evaluation',
 } as const;

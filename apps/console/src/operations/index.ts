@@ -6,6 +6,8 @@ import { signInHandler } from './account/sign-in.ts';
 import { signOutHandler } from './account/sign-out.ts';
 import { signUpHandler } from './account/sign-up.ts';
 import { getActivityHandler } from './activity/get-activity.ts';
+import { listAlertRulesHandler } from './alert-rules/list-alert-rules.ts';
+import { updateAlertRulesHandler } from './alert-rules/update-alert-rules.ts';
 import { createAlertWebhookHandler } from './alert-webhooks/create-alert-webhook.ts';
 import { deleteAlertWebhookHandler } from './alert-webhooks/delete-alert-webhook.ts';
 import { getAlertWebhookLogHandler } from './alert-webhooks/get-alert-webhook-log.ts';
@@ -132,6 +134,8 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   unsubscribeWeeklyReport: unsubscribeWeeklyReportHandler,
   previewWeeklyReport: previewWeeklyReportHandler,
   unsubscribeWeeklyReportByLink: unsubscribeWeeklyReportByLinkHandler,
+  listAlertRules: listAlertRulesHandler,
+  updateAlertRules: updateAlertRulesHandler,
   getActivity: getActivityHandler,
   getVisibilityOverTime: getVisibilityOverTimeHandler,
   listPropertyResponses: listPropertyResponsesHandler,

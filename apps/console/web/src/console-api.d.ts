@@ -855,6 +855,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/properties/{id}/alert-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The property’s alert rules, each with its state, and the messages they sent lately
+         * @description Every kind is listed, switched off until someone switches it on. Evaluated every few minutes by the notifier; a condition must hold at two evaluations in a row before a rule fires or resolves.
+         *
+         *     Any member of the current team.
+         */
+        get: operations["listAlertRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Switch alert rules on or off, set their thresholds and who hears them
+         * @description Each rule named by its kind; fields left out stay as they are. A threshold out of its range, a kind without one given a threshold, or an email recipient who is not a member of the team answers 400 INVALID_BODY naming the field. Switching a firing rule off clears its state without a message.
+         *
+         *     Owners and admins of the current team.
+         */
+        patch: operations["updateAlertRules"];
+        trace?: never;
+    };
     "/api/properties/{id}/activity": {
         parameters: {
             query?: never;
@@ -1974,6 +2002,84 @@ export interface components {
             unsubscribed: boolean;
             /** @description The property whose report stopped; null when gone already. */
             propertyName: string | null;
+        };
+        AlertRules: {
+            rules: components["schemas"]["AlertRule"][];
+            /** @description The 20 newest messages the rules sent, newest first. */
+            notifications: {
+                eventId: string;
+                kind: components["schemas"]["AlertRuleKind"];
+                /** @enum {string} */
+                type: "alert.firing" | "alert.reminder" | "alert.resolved" | "alert.test";
+                /** Format: date-time */
+                occurredAt: string;
+                subject: string;
+                emails: number;
+                webhooks: number;
+            }[];
+            /** @description The property’s enabled alert webhooks. */
+            webhookCount: number;
+        };
+        AlertRule: {
+            kind: components["schemas"]["AlertRuleKind"];
+            enabled: boolean;
+            threshold: number | null;
+            thresholdRange: {
+                /** @enum {string} */
+                unit: "percent" | "points";
+                min: number;
+                max: number;
+                default: number;
+            } | null;
+            /** @enum {string} */
+            emailTo: "owners_and_admins" | "chosen";
+            /** @description Chosen recipients still in the team. */
+            emailUserIds: string[];
+            webhooks: boolean;
+            state: {
+                /** @enum {string} */
+                status: "ok" | "firing";
+                /** Format: date-time */
+                since: string | null;
+                /**
+                 * @description The other status, seen but not yet held long enough to change to.
+                 * @enum {string|null}
+                 */
+                pending: "firing" | "ok" | null;
+                /** Format: date-time */
+                lastNotifiedAt: string | null;
+                /** Format: date-time */
+                lastReminderAt: string | null;
+                /** Format: date-time */
+                evaluatedAt: string | null;
+                /** @description What the last evaluation measured (statuses, figures and their weeks). */
+                observed: {
+                    [key: string]: string | number | boolean | null | string[];
+                } | null;
+            };
+        };
+        /**
+         * @description crawl_nothing_arriving: the crawl connection is Nothing arriving (batches came before, none for 24 hours); crawl_rejecting: the crawl connection is Rejecting (every batch of the last 24 hours turned away); webhook_rejecting: the lead webhook is Rejecting events; crawler_hits_drop: AI crawler hits of the last 7 whole UTC days down at least `threshold` % on the 7 before (with at least 50 hits the week before); visibility_drop: visibility of the last 7 whole UTC days down at least `threshold` points on the 7 before (at least 10 answers each week); share_of_voice_drop: share of voice down at least `threshold` points, the same weeks (at least 10 brand and competitor mentions each week); new_competitor: a tracked competitor named in answers of the last day that no answer named in the 30 days before (one message per new name).
+         * @enum {string}
+         */
+        AlertRuleKind: "crawl_nothing_arriving" | "crawl_rejecting" | "webhook_rejecting" | "crawler_hits_drop" | "visibility_drop" | "share_of_voice_drop" | "new_competitor";
+        /** @description The rules to change, by kind; fields left out stay as they are. */
+        UpdateAlertRules: {
+            rules: {
+                kind: components["schemas"]["AlertRuleKind"];
+                enabled?: boolean;
+                /** @description crawler_hits_drop: percent, 10 to 100; visibility_drop and share_of_voice_drop: points, 1 to 100. Refused for the other kinds. */
+                threshold?: number;
+                /**
+                 * @description owners_and_admins: the team’s owners and admins of the day; chosen: the members in `emailUserIds` (none: no email).
+                 * @enum {string}
+                 */
+                emailTo?: "owners_and_admins" | "chosen";
+                /** @description Members of the team (user ids), at most 50; used with emailTo chosen. */
+                emailUserIds?: string[];
+                /** @description Post to the property’s enabled alert webhooks. */
+                webhooks?: boolean;
+            }[];
         };
         Activity: {
             /** Format: uuid */
@@ -6900,6 +7006,178 @@ export interface operations {
             };
             /** @description NOT_CONFIGURED */
             503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    listAlertRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRules"];
+                };
+            };
+            /** @description TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    updateAlertRules: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAlertRules"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlertRules"];
+                };
+            };
+            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

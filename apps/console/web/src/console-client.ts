@@ -90,6 +90,10 @@ export const consoleApi = {
   getWebhookLog: (teamId: string, id: string) =>
     answer(client.GET('/api/properties/{id}/webhook/log', property(teamId, id))),
 
+  listAlertRules: (teamId: string, id: string) =>
+    answer(client.GET('/api/properties/{id}/alert-rules', property(teamId, id))),
+  updateAlertRules: (teamId: string, id: string, body: ConsoleBody<'updateAlertRules'>) =>
+    answer(client.PATCH('/api/properties/{id}/alert-rules', { ...property(teamId, id), body })),
   listAlertWebhooks: (teamId: string, id: string) =>
     answer(client.GET('/api/properties/{id}/alert-webhooks', property(teamId, id))),
   createAlertWebhook: (teamId: string, id: string, body: ConsoleBody<'createAlertWebhook'>) =>

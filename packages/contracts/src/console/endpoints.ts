@@ -2,6 +2,7 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { errorResponseConfig } from '@vt/http-operations';
 import { z } from 'zod';
 import { requestIdParameter, requestIdResponseHeaders } from '../request-id.ts';
+import { alertRulesSchema, updateAlertRulesBody } from './alert-rules.ts';
 import {
   alertWebhookAnswerSchema,
   alertWebhookLogSchema,
@@ -659,6 +660,31 @@ export const consoleEndpoints = {
     status: 200,
     response: unsubscribedReportSchema,
     errors: ['INVALID_PARAM', 'NOT_CONFIGURED'],
+  }),
+  listAlertRules: endpoint({
+    operationId: 'listAlertRules',
+    method: 'get',
+    path: '/api/properties/{id}/alert-rules',
+    summary: 'The property’s alert rules, each with its state, and the messages they sent lately',
+    description:
+      'Every kind is listed, switched off until someone switches it on. Evaluated every few minutes by the notifier; a condition must hold at two evaluations in a row before a rule fires or resolves.',
+    access: 'member',
+    status: 200,
+    response: alertRulesSchema,
+    errors: ['NOT_FOUND'],
+  }),
+  updateAlertRules: endpoint({
+    operationId: 'updateAlertRules',
+    method: 'patch',
+    path: '/api/properties/{id}/alert-rules',
+    summary: 'Switch alert rules on or off, set their thresholds and who hears them',
+    description:
+      'Each rule named by its kind; fields left out stay as they are. A threshold out of its range, a kind without one given a threshold, or an email recipient who is not a member of the team answers 400 INVALID_BODY naming the field. Switching a firing rule off clears its state without a message.',
+    access: 'admin',
+    body: updateAlertRulesBody,
+    status: 200,
+    response: alertRulesSchema,
+    errors: ['NOT_FOUND'],
   }),
   getActivity: endpoint({
     operationId: 'getActivity',

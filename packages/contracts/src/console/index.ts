@@ -1,3 +1,4 @@
+export * from './alert-rules.ts';
 export * from './alert-webhooks.ts';
 export * from './answer-insights.ts';
 export * from './collection.ts';

@@ -31,3 +31,26 @@ export const ALERT_WEBHOOKS_PER_PROPERTY = 10;
 export const ALERT_WEBHOOK_DESCRIPTION_MAX = 200;
 /** Attempts the delivery log of one alert webhook shows, newest first. */
 export const ALERT_WEBHOOK_LOG_MAX = 50;
+/** The kinds of alert rule a property has, in the order the console lists them. */
+export const ALERT_RULE_KINDS = [
+  'crawl_nothing_arriving',
+  'crawl_rejecting',
+  'webhook_rejecting',
+  'crawler_hits_drop',
+  'visibility_drop',
+  'share_of_voice_drop',
+  'new_competitor',
+] as const;
+/**
+ * The alert rules with a threshold: its unit, the range a person may set, and the default. A drop
+ * smaller than the minimum is noise week over week; the maximum is the whole scale.
+ */
+export const ALERT_THRESHOLDS = {
+  crawler_hits_drop: { unit: 'percent', min: 10, max: 100, default: 50 },
+  visibility_drop: { unit: 'points', min: 1, max: 100, default: 10 },
+  share_of_voice_drop: { unit: 'points', min: 1, max: 100, default: 10 },
+} as const;
+/** Members one alert rule may name as its email recipients. */
+export const ALERT_RECIPIENTS_MAX = 50;
+/** Recent alert messages the console lists per property. */
+export const ALERT_NOTIFICATIONS_SHOWN = 20;

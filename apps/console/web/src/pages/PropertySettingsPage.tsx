@@ -1,6 +1,7 @@
 import { NAME_MAX, PROMPT_TEXT_MAX } from '@vt/contracts/console-limits';
 import type { FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { AlertRulesSection } from '../components/AlertRulesSection.tsx';
 import { AlertWebhooksSection } from '../components/AlertWebhooksSection.tsx';
 import { collectionSentence } from '../components/CollectionPanel.tsx';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
@@ -266,6 +267,7 @@ export function PropertySettingsPage() {
             )}
           </section>
 
+          <AlertRulesSection teamId={teamId} propertyId={propertyId} manages={manages} />
           <AlertWebhooksSection teamId={teamId} propertyId={propertyId} manages={manages} />
           <WeeklyReportSection teamId={teamId} propertyId={propertyId} />
 
