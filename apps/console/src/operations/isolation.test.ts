@@ -83,6 +83,8 @@ async function stateOf(world: TeamWorld) {
     webhook: await db.webhookDestination.findUnique({ where: { id: world.webhookId } }),
     webhookDeliveries: await db.webhookDelivery.count({ where: { destinationId: world.webhookId } }),
     members: await db.membership.findMany({ where: { teamId: world.teamId }, orderBy: { userId: 'asc' } }),
+    alertRules: await db.alertRule.findMany({ where: { propertyId: world.propertyId }, orderBy: { kind: 'asc' } }),
+    reportSubscriptions: await db.reportSubscription.count({ where: { propertyId: world.propertyId } }),
   };
 }
 
@@ -94,6 +96,7 @@ const BODIES: Record<string, object> = {
   updatePrompt: { active: false },
   createAlertWebhook: { format: 'slack', url: 'https://hijack.example.test/hook' },
   updateAlertWebhook: { url: 'https://hijack.example.test/hook', enabled: false },
+  updateAlertRules: { rules: [{ kind: 'crawl_rejecting', enabled: true }] },
 };
 
 const withIds = Object.values(consoleEndpoints).filter((e) => e.path.includes('{'));

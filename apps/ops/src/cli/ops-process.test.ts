@@ -89,7 +89,12 @@ describe('pnpm ops reads ./.env as pnpm start does', () => {
     const cwd = workDir();
     // What `pnpm start` does on its first run: generate the deployment secrets into ./.env.
     const { env: written, generated } = ensureDeploymentSecrets({}, join(cwd, '.env'));
-    expect(generated).toEqual(['CRAWL_TOKEN_SECRET', 'WEBHOOK_SIGNING_KEY', 'ALERT_WEBHOOK_SIGNING_KEY']);
+    expect(generated).toEqual([
+      'CRAWL_TOKEN_SECRET',
+      'WEBHOOK_SIGNING_KEY',
+      'ALERT_WEBHOOK_SIGNING_KEY',
+      'REPORT_UNSUBSCRIBE_KEY',
+    ]);
     expect(readFileSync(join(cwd, '.env'), 'utf8')).toContain('CRAWL_TOKEN_SECRET=');
 
     const { code, stdout, stderr } = await runOps(createProperty(await newTeam()), { cwd });
