@@ -1,45 +1,24 @@
 import { enableRules, logCrawlAttempt, seedAlertTeam } from '@vt/alerts/testing';
-import { startMailCatcher } from '@vt/mail-catcher';
 import { startWebhookReceiver } from '@vt/outgoing-webhooks/testing';
-import { alertEvaluationJob, createQueue } from '@vt/queue';
-import { closeRedisConnection, createProducerConnection } from '@vt/redis';
-import {
-  isolatedQueuePrefix,
-  type RunningApp,
-  sampleSum,
-  scrape,
-  scratchDatabase,
-  startApp,
-  testEnv,
-  uniqueSlug,
-} from '@vt/test-support';
+import { alertEvaluationJob } from '@vt/queue';
+import { sampleSum, scrape, uniqueSlug } from '@vt/test-support';
 import { afterAll, describe, expect, it } from 'vitest';
+import { notifierReplicaWorld } from './testing/replica-world.ts';
 import { waitUntil } from './testing/wait-until.ts';
 
 // Two notifier processes (the compiled app) on one database and one Redis evaluate the same firing
 // condition, every second on the scheduler and, on top, a burst of replayed evaluation jobs both
 // take at once: exactly one email reaches the real SMTP server and one POST the real receiver.
 
-const scratch = await scratchDatabase('notifier_alerts');
-const db = scratch.db;
-const prefix = isolatedQueuePrefix();
-const catcher = await startMailCatcher();
+const {
+  db,
+  catcher,
+  queue: evaluations,
+  replicas,
+  startReplicas,
+} = await notifierReplicaWorld('notifier_alerts', alertEvaluationJob);
 const receiver = await startWebhookReceiver();
-const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
-const evaluations = createQueue(alertEvaluationJob, redis, prefix);
-const replicas: RunningApp[] = [];
-
-afterAll(async () => {
-  for (const replica of replicas) replica.child.kill('SIGTERM');
-  const exits = await Promise.all(replicas.map((replica) => replica.exited));
-  await evaluations.obliterate({ force: true });
-  await evaluations.close();
-  await closeRedisConnection(redis);
-  await catcher.close();
-  await receiver.close();
-  await scratch.drop();
-  expect(exits).toEqual(replicas.map(() => 0));
-});
+afterAll(() => receiver.close());
 
 describe('two notifier replicas evaluating alerts', () => {
   it('send a firing alert once: one email, one webhook POST', async () => {
@@ -48,19 +27,13 @@ describe('two notifier replicas evaluating alerts', () => {
     await enableRules(db, team.propertyId, [{ kind: 'crawl_rejecting', emailUserIds: [team.owner.id] }]);
     await logCrawlAttempt(db, team.propertyId, new Date(Date.now() - 3_600_000), 401);
 
-    const env = {
-      DATABASE_URL: scratch.url,
-      QUEUE_PREFIX: prefix,
-      SMTP_URL: catcher.url,
+    await startReplicas(2, {
       MAIL_FROM: 'alerts@vt.example',
       MAIL_SWEEP_INTERVAL_MS: '100',
       ALERT_EVALUATION_INTERVAL_MS: '1000',
       ALERT_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       CONSOLE_PUBLIC_URL: 'https://console.example.test',
-    };
-    replicas.push(
-      ...(await Promise.all([1, 2].map(() => startApp('apps/notifier/src/main.ts', 'NOTIFIER_PORT', env)))),
-    );
+    });
     // Replays beside the scheduler's ticks, spread over the time the condition needs to be held.
     for (let n = 0; n < 12; n++) {
       await evaluations.addBulk(

@@ -1,18 +1,8 @@
 import { enqueueEmail, wakeEmailSender } from '@vt/mail';
-import { startMailCatcher } from '@vt/mail-catcher';
-import { createQueue, emailJob } from '@vt/queue';
-import { closeRedisConnection, createProducerConnection } from '@vt/redis';
-import {
-  isolatedQueuePrefix,
-  type RunningApp,
-  sampleSum,
-  scrape,
-  scratchDatabase,
-  startApp,
-  testEnv,
-  uniqueSlug,
-} from '@vt/test-support';
-import { afterAll, describe, expect, it } from 'vitest';
+import { emailJob } from '@vt/queue';
+import { sampleSum, scrape, uniqueSlug } from '@vt/test-support';
+import { describe, expect, it } from 'vitest';
+import { notifierReplicaWorld } from './testing/replica-world.ts';
 import { waitUntil } from './testing/wait-until.ts';
 
 // Two notifier processes (the compiled app, as production runs it) on one database and one queue:
@@ -20,40 +10,19 @@ import { waitUntil } from './testing/wait-until.ts';
 // producer that woke the sender twice, from a job delivered twice, or from the sweep both run.
 
 const N = 40;
-const scratch = await scratchDatabase('notifier_replicas');
-const db = scratch.db;
-const prefix = isolatedQueuePrefix();
-// With credentials: the notifiers log in, and their logs show the server without the password.
-const catcher = await startMailCatcher({ credentials: { user: 'mailer', pass: 'replica-pass-9f3a' } });
-const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
-const queue = createQueue(emailJob, redis, prefix);
-const replicas: RunningApp[] = [];
-
-afterAll(async () => {
-  for (const replica of replicas) replica.child.kill('SIGTERM');
-  const exits = await Promise.all(replicas.map((replica) => replica.exited));
-  await queue.obliterate({ force: true });
-  await queue.close();
-  await closeRedisConnection(redis);
-  await catcher.close();
-  await scratch.drop();
-  expect(exits).toEqual(replicas.map(() => 0));
+const { db, catcher, queue, replicas, startReplicas } = await notifierReplicaWorld('notifier_replicas', emailJob, {
+  // With credentials: the notifiers log in, and their logs show the server without the password.
+  credentials: { user: 'mailer', pass: 'replica-pass-9f3a' },
 });
 
 describe('two notifier replicas', () => {
   it(`send each of ${N} emails exactly once`, async () => {
-    const env = {
-      DATABASE_URL: scratch.url,
-      QUEUE_PREFIX: prefix,
-      SMTP_URL: catcher.url,
+    await startReplicas(2, {
       MAIL_FROM: 'notify@vt.example',
       MAIL_SWEEP_INTERVAL_MS: '100',
       MAIL_RETRY_BASE_MS: '200',
       EMAIL_CONCURRENCY: '4',
-    };
-    replicas.push(
-      ...(await Promise.all([1, 2].map(() => startApp('apps/notifier/src/main.ts', 'NOTIFIER_PORT', env)))),
-    );
+    });
 
     const slug = uniqueSlug('replicas');
     const { id: teamId } = await db.team.create({ data: { name: slug, slug } });

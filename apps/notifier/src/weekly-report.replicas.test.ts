@@ -1,9 +1,8 @@
-import { startMailCatcher } from '@vt/mail-catcher';
-import { createQueue, weeklyReportsJob } from '@vt/queue';
-import { closeRedisConnection, createProducerConnection } from '@vt/redis';
-import { isolatedQueuePrefix, type RunningApp, scratchDatabase, startApp, testEnv, uniqueSlug } from '@vt/test-support';
+import { weeklyReportsJob } from '@vt/queue';
+import { uniqueSlug } from '@vt/test-support';
 import { reportDedupeKey, reportWeekAt } from '@vt/weekly-report';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { notifierReplicaWorld } from './testing/replica-world.ts';
 import { waitUntil } from './testing/wait-until.ts';
 
 // Two notifier processes (the compiled app) evaluating weekly reports on one database and one
@@ -11,24 +10,7 @@ import { waitUntil } from './testing/wait-until.ts';
 // each subscriber gets this week's report exactly once.
 
 const N = 6;
-const scratch = await scratchDatabase('notifier_weekly_reports');
-const db = scratch.db;
-const prefix = isolatedQueuePrefix();
-const catcher = await startMailCatcher();
-const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
-const queue = createQueue(weeklyReportsJob, redis, prefix);
-const replicas: RunningApp[] = [];
-
-afterAll(async () => {
-  for (const replica of replicas) replica.child.kill('SIGTERM');
-  const exits = await Promise.all(replicas.map((replica) => replica.exited));
-  await queue.obliterate({ force: true });
-  await queue.close();
-  await closeRedisConnection(redis);
-  await catcher.close();
-  await scratch.drop();
-  expect(exits).toEqual(replicas.map(() => 0));
-});
+const { db, catcher, queue, startReplicas } = await notifierReplicaWorld('notifier_weekly_reports', weeklyReportsJob);
 
 /** A zone where this week's report is due already, whatever the hour the test runs at. */
 const dueZone = ['UTC', 'Pacific/Honolulu', 'Asia/Tokyo'].find(
@@ -49,18 +31,12 @@ describe('two notifier replicas', () => {
       });
       users.push(user);
     }
-    const env = {
-      DATABASE_URL: scratch.url,
-      QUEUE_PREFIX: prefix,
-      SMTP_URL: catcher.url,
+    await startReplicas(2, {
       MAIL_FROM: 'notify@vt.example',
       MAIL_SWEEP_INTERVAL_MS: '100',
       WEEKLY_REPORT_INTERVAL_MS: '100',
       CONSOLE_PUBLIC_URL: 'https://console.example.test',
-    };
-    replicas.push(
-      ...(await Promise.all([1, 2].map(() => startApp('apps/notifier/src/main.ts', 'NOTIFIER_PORT', env)))),
-    );
+    });
     // Replayed evaluations, beside the scheduled ones: both replicas evaluate at the same time.
     for (let i = 0; i < 6; i++) await queue.add(weeklyReportsJob.name, {}, { jobId: `replayed-${i}` });
 

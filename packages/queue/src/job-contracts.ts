@@ -26,6 +26,25 @@ const DEFAULT_JOB_OPTIONS = Object.freeze({
   removeOnFail: { age: 7 * 24 * 3600, count: 50_000 },
 } satisfies JobsOptions);
 
+/**
+ * The job of a scheduled tick (a BullMQ job scheduler adds one per interval for the whole
+ * deployment, so one replica runs each tick): no payload, one attempt, since the next tick is the
+ * retry; a short history.
+ */
+function tickJob<Q extends string, N extends string>(queue: Q, name: N) {
+  return {
+    queue,
+    name,
+    schema: z.strictObject({}),
+    options: {
+      ...DEFAULT_JOB_OPTIONS,
+      attempts: 1,
+      removeOnComplete: { count: 100 },
+      removeOnFail: { age: 24 * 3600, count: 1000 },
+    },
+  } as const satisfies JobContract;
+}
+
 const isoInstant = z.iso.datetime({ offset: true });
 const uuid = z.uuid();
 
@@ -172,18 +191,7 @@ export type EmailJobData = z.infer<typeof emailJob.schema>;
  * again the emails that are due and have no job (a producer whose wake-up was lost after its
  * commit, a retry whose wait is over, a row left mid-send by a notifier that died).
  */
-export const emailSweepJob = {
-  queue: QUEUE_NAMES.emailSweep,
-  name: 'sweep-emails',
-  schema: z.strictObject({}),
-  options: {
-    ...DEFAULT_JOB_OPTIONS,
-    // The next tick is the retry.
-    attempts: 1,
-    removeOnComplete: { count: 100 },
-    removeOnFail: { age: 24 * 3600, count: 1000 },
-  },
-} as const satisfies JobContract;
+export const emailSweepJob = tickJob(QUEUE_NAMES.emailSweep, 'sweep-emails');
 
 /**
  * Attempts at one alert webhook delivery, over about a day (the schedule is the processor's, in
@@ -209,35 +217,13 @@ export type WebhookDeliveryJobData = z.infer<typeof webhookDeliveryJob.schema>;
  * The notifier's look for weekly reports due, every WEEKLY_REPORT_INTERVAL_MS: one job per tick for
  * the deployment. Exactly-once is the outbox's (each report's dedupe key), not the job's.
  */
-export const weeklyReportsJob = {
-  queue: QUEUE_NAMES.weeklyReports,
-  name: 'send-due-weekly-reports',
-  schema: z.strictObject({}),
-  options: {
-    ...DEFAULT_JOB_OPTIONS,
-    // The next tick is the retry.
-    attempts: 1,
-    removeOnComplete: { count: 100 },
-    removeOnFail: { age: 24 * 3600, count: 1000 },
-  },
-} as const satisfies JobContract;
+export const weeklyReportsJob = tickJob(QUEUE_NAMES.weeklyReports, 'send-due-weekly-reports');
 
 /**
  * Every minute (a job scheduler, so one notifier replica sweeps at a time): queue again the alert
  * webhook deliveries that are due and have no job, and prune old finished ones (@vt/outgoing-webhooks).
  */
-export const webhookDeliverySweepJob = {
-  queue: QUEUE_NAMES.webhookDeliverySweep,
-  name: 'sweep-webhook-deliveries',
-  schema: z.strictObject({}),
-  options: {
-    ...DEFAULT_JOB_OPTIONS,
-    // The next tick is the retry.
-    attempts: 1,
-    removeOnComplete: { count: 100 },
-    removeOnFail: { age: 24 * 3600, count: 1000 },
-  },
-} as const satisfies JobContract;
+export const webhookDeliverySweepJob = tickJob(QUEUE_NAMES.webhookDeliverySweep, 'sweep-webhook-deliveries');
 
 /**
  * Every ALERT_EVALUATION_INTERVAL_MS (a job scheduler): evaluate every property's alert rules
@@ -245,15 +231,4 @@ export const webhookDeliverySweepJob = {
  * transaction that locks its rules, and every message it records carries a key derived from the
  * rule's change of state, so a replayed or concurrent evaluation sends nothing twice.
  */
-export const alertEvaluationJob = {
-  queue: QUEUE_NAMES.alertEvaluation,
-  name: 'evaluate-alerts',
-  schema: z.strictObject({}),
-  options: {
-    ...DEFAULT_JOB_OPTIONS,
-    // The next tick is the retry.
-    attempts: 1,
-    removeOnComplete: { count: 100 },
-    removeOnFail: { age: 24 * 3600, count: 1000 },
-  },
-} as const satisfies JobContract;
+export const alertEvaluationJob = tickJob(QUEUE_NAMES.alertEvaluation, 'evaluate-alerts');
