@@ -15,6 +15,7 @@ export {
 } from './conditions.ts';
 export { type AlertEvaluationDeps, evaluateAlerts, evaluateProperty, type SentAlert } from './evaluate.ts';
 export { type AlertMessage, type AlertMessageInput, alertMessage, duration } from './messages.ts';
+export { ALERT_NOTIFICATIONS_KEPT_DAYS, pruneAlertNotifications } from './prune.ts';
 export {
   type AlertStatus,
   type AlertTransition,

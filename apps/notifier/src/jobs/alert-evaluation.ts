@@ -1,4 +1,4 @@
-import { createAlertMetrics, evaluateAlerts } from '@vt/alerts';
+import { createAlertMetrics, evaluateAlerts, pruneAlertNotifications } from '@vt/alerts';
 import { alertEvaluationJob, emailJob, webhookDeliveryJob } from '@vt/queue';
 import { jobWorker } from '@vt/service-runtime';
 import { type NotifierJob, repeatEvery } from './notifier-job.ts';
@@ -29,12 +29,15 @@ export const alertEvaluation: NotifierJob = {
       contract: alertEvaluationJob,
       concurrency: 1,
       handle: async () => {
-        const { properties, sent } = await evaluateAlerts(deps, new Date(), (propertyId, err) =>
+        const now = new Date();
+        const { properties, sent } = await evaluateAlerts(deps, now, (propertyId, err) =>
           logger.error({ err, propertyId }, 'alert evaluation failed for a property'),
         );
         metrics.evaluated(sent);
         for (const alert of sent) logger.info(alert, 'alert sent');
-        return { applied: true, properties, sent: sent.length };
+        // The console lists recent alerts; older records are dropped on the same tick.
+        const pruned = await pruneAlertNotifications(db, now);
+        return { applied: true, properties, sent: sent.length, pruned };
       },
       jobFields: () => ({}),
       claimsProcessedJobs: false,
