@@ -64,12 +64,23 @@ const FIELD_LABELS: Record<string, string> = {
   url: 'The webhook URL',
   format: 'The format',
   description: 'The description',
+  // The alert rules' form saves one rule at a time: its index in the request says nothing to a person.
+  'rules.N.threshold': 'The alert threshold',
+  'rules.N.emailUserIds': 'The list of members to email',
+  'rules.N.emailUserIds.N': 'One of the members chosen to email',
 };
 
 function fieldLabel(path: string): string {
   // A list item (`brandTerms.2`) is its list's field.
   const withoutIndex = path.replace(/\.\d+$/, '');
-  return FIELD_LABELS[path] ?? FIELD_LABELS[withoutIndex] ?? (path ? `The field “${path}”` : 'The form');
+  // A field of a list's item (`rules.0.threshold`) is named once for every item.
+  const anyIndex = path.replace(/\.\d+(?=\.|$)/g, '.N');
+  return (
+    FIELD_LABELS[path] ??
+    FIELD_LABELS[anyIndex] ??
+    FIELD_LABELS[withoutIndex] ??
+    (path ? `The field “${path}”` : 'The form')
+  );
 }
 
 /** zod's default messages, in words; the API's own messages ("must not be blank") pass unchanged. */
