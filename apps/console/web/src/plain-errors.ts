@@ -131,6 +131,15 @@ export function plainText(err: unknown): string {
   return SOMETHING_WRONG;
 }
 
+/** A weekly report's unsubscribe link the API refused: there is no form to check on that page. */
+export const BAD_UNSUBSCRIBE_LINK =
+  'This unsubscribe link is not complete or was changed. Open the link from the email again, whole; or sign in and stop the report on the property’s Settings page.';
+
+/** What the unsubscribe page says when the click failed. */
+export function unsubscribeErrorText(err: unknown): string {
+  return err instanceof ApiError && err.code === 'INVALID_PARAM' ? BAD_UNSUBSCRIBE_LINK : plainText(err);
+}
+
 /** The API's own words for the details toggle: code, status, message and each field it names. */
 export function technicalText(err: unknown): string | undefined {
   if (!(err instanceof ApiError)) return err === undefined || err === null ? undefined : String(err);
