@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { TeamDetail } from '../../web/src/console-types.ts';
+import {
+  notificationTypeText,
+  observedText,
+  recipientsText,
+  ruleStateText,
+  ruleTimesText,
+  sentToText,
+} from '../../web/src/alert-rule-words.ts';
+import type { AlertRule, TeamDetail } from '../../web/src/console-types.ts';
 import { teamSavedMessage } from '../../web/src/team-saved.ts';
 import { formatWhen } from '../../web/src/team-time.ts';
 import { verifiedShare } from '../../web/src/verified-share.ts';
@@ -67,5 +75,89 @@ describe('the team settings confirmation', () => {
     expect(teamSavedMessage(team, team)).toBe('Team settings saved.');
     // The form saves the 30 days an unset team already opens on: no change to speak of.
     expect(teamSavedMessage(team, { ...team, settings: { defaultDayRange: 30 } })).toBe('Team settings saved.');
+  });
+});
+
+describe('the alert rules section', () => {
+  const rule = (over: Partial<AlertRule> = {}, state: Partial<AlertRule['state']> = {}): AlertRule => ({
+    kind: 'visibility_drop',
+    enabled: true,
+    threshold: 10,
+    thresholdRange: { unit: 'points', min: 1, max: 100, default: 10 },
+    emailTo: 'owners_and_admins',
+    emailUserIds: [],
+    webhooks: true,
+    ...over,
+    state: {
+      status: 'ok',
+      since: null,
+      pending: null,
+      lastNotifiedAt: null,
+      lastReminderAt: null,
+      evaluatedAt: null,
+      observed: null,
+      ...state,
+    },
+  });
+  const checked = '2026-11-20T09:00:00.000Z';
+
+  it('says each state in words, in the team’s time zone, never the API’s ids', () => {
+    expect(ruleStateText(rule({ enabled: false }), 'UTC')).toBe('Off');
+    expect(ruleStateText(rule(), 'UTC')).toBe('On, not checked yet');
+    expect(ruleStateText(rule({}, { evaluatedAt: checked }), 'UTC')).toBe('OK');
+    const firing = rule({}, { status: 'firing', since: '2026-11-20T08:30:00.000Z', evaluatedAt: checked });
+    expect(ruleStateText(firing, 'Asia/Tokyo')).toMatch(/^Alerting since 20 Nov 2026, 17:30 GMT\+9$/);
+    expect(ruleStateText({ ...firing, state: { ...firing.state, pending: 'ok' } }, 'UTC')).toBe(
+      'Alerting since 20 Nov 2026, 08:30 UTC (looks resolved: confirming at the next check)',
+    );
+    expect(ruleStateText(rule({}, { evaluatedAt: checked, pending: 'firing' }), 'UTC')).toBe(
+      'OK (problem seen once: confirming at the next check)',
+    );
+    expect(
+      ruleTimesText(
+        rule({}, { evaluatedAt: checked, lastNotifiedAt: checked, lastReminderAt: '2026-11-21T09:00:00.000Z' }),
+        'UTC',
+      ),
+    ).toBe(
+      'Last checked 20 Nov 2026, 09:00 UTC, last message 20 Nov 2026, 09:00 UTC, last reminder 21 Nov 2026, 09:00 UTC.',
+    );
+  });
+
+  it('says what the last check measured, with the setup pages’ names of a connection status', () => {
+    const week = { from: '2026-11-13', to: '2026-11-19', previousFrom: '2026-11-06', previousTo: '2026-11-12' };
+    expect(observedText(rule({}, { observed: { ...week, current: 42, previous: 55.04, changePoints: -13 } }))).toBe(
+      'Visibility: 42% from 2026-11-13 to 2026-11-19, 55% the 7 days before (−13 points).',
+    );
+    expect(
+      observedText(
+        rule({ kind: 'crawler_hits_drop' }, { observed: { ...week, current: 60, previous: 1200, changePercent: -95 } }),
+      ),
+    ).toBe('AI crawler hits: 60 from 2026-11-13 to 2026-11-19, 1,200 the 7 days before (−95 %).');
+    expect(
+      observedText(rule({ kind: 'share_of_voice_drop' }, { observed: { ...week, current: null, previous: null } })),
+    ).toBe('Share of voice: not enough answers from 2026-11-13 to 2026-11-19 or the 7 days before to compare.');
+    expect(observedText(rule({ kind: 'crawl_nothing_arriving' }, { observed: { status: 'nothing_arriving' } }))).toBe(
+      'The crawl connection was Nothing arriving.',
+    );
+    expect(
+      observedText(rule({ kind: 'new_competitor' }, { observed: { newCompetitors: ['Globex', 'Initech'] } })),
+    ).toBe('Newly named: Globex, Initech.');
+  });
+
+  it('names who is emailed, and what each recent message was and reached', () => {
+    const members = [
+      { userId: 'u1', email: 'ann@example.test', name: 'Ann', role: 'member' as const, joinedAt: checked },
+      { userId: 'u2', email: 'bo@example.test', name: '', role: 'admin' as const, joinedAt: checked },
+    ];
+    expect(recipientsText(rule(), members)).toBe('Emails go to the team’s owners and admins.');
+    expect(recipientsText(rule({ emailTo: 'chosen', emailUserIds: ['u1', 'u2'] }), members)).toBe(
+      'Emails go to Ann (ann@example.test), bo@example.test.',
+    );
+    expect(recipientsText(rule({ emailTo: 'chosen', emailUserIds: [] }), members)).toBe(
+      'No one is emailed: no member is chosen.',
+    );
+    expect(notificationTypeText({ type: 'alert.reminder' })).toBe('Reminder');
+    expect(sentToText({ emails: 2, webhooks: 1 })).toBe('2 emails and 1 webhook');
+    expect(sentToText({ emails: 0, webhooks: 0 })).toBe('No one (no recipient, no webhook)');
   });
 });

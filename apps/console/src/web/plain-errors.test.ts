@@ -56,6 +56,36 @@ describe('errors in plain words', () => {
     );
   });
 
+  it('names an alert rule’s threshold and recipients in words, not by their place in the request', async () => {
+    const owner = await h.signUp('plain-alerts');
+    const outsider = await h.signUp('plain-outsider');
+    const { teamId } = await h.teamOf(owner);
+    const created = await h
+      .as(owner.token, teamId)
+      .post('/api/properties', { name: 'Alert Shop', domain: 'alert-shop.example', plan: 'growth' });
+    const auth = {
+      headers: { authorization: `Bearer ${owner.token}`, origin: 'https://console.example.test', 'x-team-id': teamId },
+      params: { path: { id: created.body.property.id as string } },
+    };
+    const patch = (rule: object) =>
+      shown(api.PATCH('/api/properties/{id}/alert-rules', { ...auth, body: { rules: [rule as never] } }));
+
+    const threshold = await patch({ kind: 'crawler_hits_drop', threshold: 5 });
+    expect(threshold.text).toBe('Please check the form. The alert threshold must be from 10 to 100 (percent).');
+    expect(threshold.technical).toContain('rules.0.threshold');
+    const stranger = await patch({ kind: 'crawl_rejecting', emailTo: 'chosen', emailUserIds: [outsider.user.id] });
+    expect(stranger.text).toBe(
+      'Please check the form. One of the members chosen to email is not a member of this team.',
+    );
+    const tooMany = await patch({
+      kind: 'crawl_rejecting',
+      emailTo: 'chosen',
+      emailUserIds: Array.from({ length: 51 }, () => crypto.randomUUID()),
+    });
+    expect(tooMany.text).toBe('Please check the form. The list of members to email is too long (at most 50 entries).');
+    for (const { text } of [threshold, stranger, tooMany]) expect(text).not.toMatch(JARGON);
+  });
+
   it('says a taken URL name, a wrong password and a team one is not in without the API’s words', async () => {
     const owner = await h.signUp('plain-owner');
     const { teamId, slug } = await h.teamOf(owner);

@@ -64,12 +64,23 @@ const FIELD_LABELS: Record<string, string> = {
   url: 'The webhook URL',
   format: 'The format',
   description: 'The description',
+  // The alert rules' form saves one rule at a time: its index in the request says nothing to a person.
+  'rules.N.threshold': 'The alert threshold',
+  'rules.N.emailUserIds': 'The list of members to email',
+  'rules.N.emailUserIds.N': 'One of the members chosen to email',
 };
 
 function fieldLabel(path: string): string {
   // A list item (`brandTerms.2`) is its list's field.
   const withoutIndex = path.replace(/\.\d+$/, '');
-  return FIELD_LABELS[path] ?? FIELD_LABELS[withoutIndex] ?? (path ? `The field “${path}”` : 'The form');
+  // A field of a list's item (`rules.0.threshold`) is named once for every item.
+  const anyIndex = path.replace(/\.\d+(?=\.|$)/g, '.N');
+  return (
+    FIELD_LABELS[path] ??
+    FIELD_LABELS[anyIndex] ??
+    FIELD_LABELS[withoutIndex] ??
+    (path ? `The field “${path}”` : 'The form')
+  );
 }
 
 /** zod's default messages, in words; the API's own messages ("must not be blank") pass unchanged. */
@@ -118,6 +129,15 @@ export function plainText(err: unknown): string {
   if (byCode) return byCode;
   if (err.status === 502 || err.status === 503 || err.status === 504) return NOT_ANSWERING;
   return SOMETHING_WRONG;
+}
+
+/** A weekly report's unsubscribe link the API refused: there is no form to check on that page. */
+export const BAD_UNSUBSCRIBE_LINK =
+  'This unsubscribe link is not complete or was changed. Open the link from the email again, whole; or sign in and stop the report on the property’s Settings page.';
+
+/** What the unsubscribe page says when the click failed. */
+export function unsubscribeErrorText(err: unknown): string {
+  return err instanceof ApiError && err.code === 'INVALID_PARAM' ? BAD_UNSUBSCRIBE_LINK : plainText(err);
 }
 
 /** The API's own words for the details toggle: code, status, message and each field it names. */

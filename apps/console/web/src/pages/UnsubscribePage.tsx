@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { PlainPage } from '../components/PageFrame.tsx';
 import { consoleApi } from '../console-client.ts';
-import { errorText } from '../console-data.tsx';
+import { BAD_UNSUBSCRIBE_LINK, unsubscribeErrorText } from '../plain-errors.ts';
 
 /**
  * Where a weekly report's unsubscribe link opens, signed in or not: one click stops the report.
@@ -22,9 +22,11 @@ export function UnsubscribePage() {
           : 'This weekly report had stopped already: there is nothing more to do.',
       );
     } catch (err) {
-      setFailed(errorText(err));
+      setFailed(unsubscribeErrorText(err));
     }
   };
+  // A link without its token (cut before it) is as broken as a changed one, and is said so at once.
+  const problem = failed ?? (token ? null : BAD_UNSUBSCRIBE_LINK);
   return (
     <PlainPage title="Unsubscribe">
       <h1>Unsubscribe from the weekly report</h1>
@@ -32,9 +34,9 @@ export function UnsubscribePage() {
         <p role="status">{outcome}</p>
       ) : (
         <>
-          {failed && (
+          {problem && (
             <p role="alert" className="error">
-              {failed}
+              {problem}
             </p>
           )}
           <button type="button" onClick={() => void unsubscribe()} disabled={!token}>
