@@ -6,6 +6,7 @@ import {
   ruleStateText,
   ruleTimesText,
   sentToText,
+  webhooksNoteText,
 } from '../../web/src/alert-rule-words.ts';
 import type { AlertRule, TeamDetail } from '../../web/src/console-types.ts';
 import { teamSavedMessage } from '../../web/src/team-saved.ts';
@@ -79,6 +80,16 @@ describe('the team settings confirmation', () => {
 });
 
 describe('the alert rules section', () => {
+  it('says where messages go besides email, counting the webhooks in words', () => {
+    expect(webhooksNoteText(0)).toBe('; no alert webhook is switched on below, so messages go by email only');
+    expect(webhooksNoteText(1)).toBe(
+      '; it also posts to the alert webhook switched on below, unless a rule says not to',
+    );
+    expect(webhooksNoteText(3)).toBe(
+      '; it also posts to the 3 alert webhooks switched on below, unless a rule says not to',
+    );
+  });
+
   const rule = (over: Partial<AlertRule> = {}, state: Partial<AlertRule['state']> = {}): AlertRule => ({
     kind: 'visibility_drop',
     enabled: true,

@@ -118,3 +118,10 @@ export function sentToText(n: Pick<Notification, 'emails' | 'webhooks'>): string
   );
   return parts.length ? parts.join(' and ') : 'No one (no recipient, no webhook)';
 }
+
+/** What a rule's messages also go to, besides email: the property's enabled alert webhooks, counted in words. */
+export function webhooksNoteText(enabledWebhooks: number): string {
+  if (enabledWebhooks === 0) return '; no alert webhook is switched on below, so messages go by email only';
+  const which = enabledWebhooks === 1 ? 'the alert webhook' : `the ${enabledWebhooks} alert webhooks`;
+  return `; it also posts to ${which} switched on below, unless a rule says not to`;
+}

@@ -10,6 +10,7 @@ import {
   ruleTimesText,
   sentToText,
   thresholdUnit,
+  webhooksNoteText,
 } from '../alert-rule-words.ts';
 import { consoleApi } from '../console-client.ts';
 import { ErrorLine, useConsoleData } from '../console-data.tsx';
@@ -53,10 +54,7 @@ export function AlertRulesSection(props: { teamId: string; propertyId: string; m
       <p className="hint">
         A rule sends one message when its problem starts, a reminder at most once a day while it lasts, and one when it
         is resolved
-        {data
-          ? `; it also posts to the ${data.rules.webhookCount} enabled alert webhook(s) below unless told not to`
-          : ''}
-        .
+        {data ? webhooksNoteText(data.rules.webhookCount) : ''}.
       </p>
       <ErrorLine error={error} />
       <ul className="rows alert-rules">
