@@ -90,7 +90,7 @@ export const crawlWorkerConfigSchema = z.object({
   CRAWL_WORKER_CONCURRENCY: positiveInt(4).describe('Crawl batch jobs this process handles at once.'),
   ...jobLockEnv,
   CRAWL_EVENT_RETENTION_HOURS: positiveInt(72).describe(
-    'Raw crawl events older than this (by receipt) are pruned as new batches arrive; daily counts are kept.',
+    "Raw crawl events are kept at least this long after receipt, then dropped a whole UTC day at a time (the day's partition) by the crawl worker's hourly maintenance and `ops db partitions`; daily counts are kept.",
   ),
   ...serviceEnv,
 });
@@ -267,6 +267,8 @@ export const opsConfigSchema = z.object({
     .string()
     .optional()
     .describe('Directory of <operator>.json IP-range files `ops crawlers refresh` reads instead of fetching.'),
+  // `ops db partitions` drops expired days as the crawl worker does, so it reads the same setting.
+  CRAWL_EVENT_RETENTION_HOURS: crawlWorkerConfigSchema.shape.CRAWL_EVENT_RETENTION_HOURS,
 });
 export type OpsConfig = z.output<typeof opsConfigSchema>;
 

@@ -1,4 +1,13 @@
 export { createPrismaClient, type DatabaseConfig } from './client.ts';
+export {
+  CRAWL_EVENT_PARTITION_DAYS_AHEAD,
+  type CrawlEventPartitionMaintenance,
+  crawlEventPartitionsTask,
+  createCrawlEventPartition,
+  listCrawlEventPartitions,
+  maintainCrawlEventPartitions,
+  partitionName,
+} from './crawl-event-partitions.ts';
 export { createDatabaseFromTemplate, dropDatabase, ensureDatabaseExists } from './database-admin.ts';
 export * from './generated/prisma/client.ts';
 export { type AppliedMigration, applyMigrations, listMigrations } from './migrate.ts';
