@@ -17,6 +17,7 @@ import {
   positiveInt,
   previousWebhookSigningKeyEnv,
   readApiPortEnv,
+  readDatabaseEnv,
   redisEnv,
   reportUnsubscribeKeyEnv,
   requireWholeOverlap,
@@ -82,6 +83,7 @@ export const readApiConfigSchema = z.object({
     .preprocess((v) => (v === '' ? undefined : v), z.email('must be an email address').optional())
     .describe("The operator's email for API users: `info.contact.email` of /openapi.json. Unset: no email."),
   ...serviceEnv,
+  ...readDatabaseEnv,
 });
 export type ReadApiConfig = z.output<typeof readApiConfigSchema>;
 
