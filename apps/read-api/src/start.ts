@@ -1,9 +1,7 @@
 import type { ReadApiConfig } from '@vt/config';
 import { type ApiContact, DEFAULT_API_CONTACT } from '@vt/contracts';
-import { type PrismaClient, replicaSqlReader, type SqlReader, sqlReaderOf } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { startHttpService } from '@vt/service-runtime';
-import { Counter, type Registry } from 'prom-client';
+import { lagTolerantReader, startHttpService } from '@vt/service-runtime';
 import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
 import { buildReadApi } from './app.ts';
@@ -28,7 +26,9 @@ export function startReadApi(config: ReadApiConfig, logger: Logger) {
     port: config.READ_API_PORT,
     logger,
     build: async ({ db, redis, registry, readinessChecks, isClosing }) => {
-      const reader = dataReader(config, db, registry, logger);
+      // /v1's data tolerates seconds of lag (its answers are cached for seconds anyway); API keys
+      // stay on the primary: a key made or revoked a moment ago must count at once.
+      const reader = lagTolerantReader(config, db, 'read-api', registry, logger);
       return {
         close: reader.close,
         app: buildReadApi({
@@ -56,29 +56,5 @@ export function startReadApi(config: ReadApiConfig, logger: Logger) {
         }),
       };
     },
-  });
-}
-
-/**
- * Where /v1's data is read: the replica when READ_DATABASE_URL names one (its answers are cached
- * for seconds anyway, so seconds of lag change nothing a client can rely on), else the primary.
- * API keys stay on the primary: a key made or revoked a moment ago must count at once.
- */
-function dataReader(
-  config: ReadApiConfig,
-  db: PrismaClient,
-  registry: Registry,
-  logger: Logger,
-): SqlReader & { close?: () => Promise<void> } {
-  if (!config.READ_DATABASE_URL) return sqlReaderOf(db);
-  const fallbacks = new Counter({
-    name: 'vt_read_replica_fallbacks_total',
-    help: 'Reads meant for the replica (READ_DATABASE_URL) that the primary answered because the replica could not',
-    registers: [registry],
-  });
-  return replicaSqlReader(db, { ...config, READ_DATABASE_URL: config.READ_DATABASE_URL }, 'read-api', {
-    onReplicaDown: (err) => logger.warn({ err }, 'read replica unavailable: reading the primary'),
-    onReplicaBack: () => logger.info('read replica answering again'),
-    onFallback: () => fallbacks.inc(),
   });
 }

@@ -252,6 +252,7 @@ export const consoleConfigSchema = z.object({
   ...alertWebhookEnv,
   ...reportUnsubscribeKeyEnv,
   ...serviceEnv,
+  ...readDatabaseEnv,
 });
 export type ConsoleConfig = z.output<typeof consoleConfigSchema>;
 

@@ -39,7 +39,7 @@ export const readDatabaseEnv = {
   READ_DATABASE_URL: z
     .preprocess((v) => (v === '' ? undefined : v), postgresUrl.optional())
     .describe(
-      "A read replica's Postgres URL for reads that tolerate seconds of lag (the read API's /v1 data). While it cannot be reached, those reads go to DATABASE_URL. Unset: everything reads the primary.",
+      "A read replica's Postgres URL for reads that tolerate seconds of lag (the read API's /v1 data; the console's views of collected answers). While it cannot be reached, those reads go to DATABASE_URL. Unset: everything reads the primary.",
     ),
 };
 

@@ -40,6 +40,13 @@ export async function startStreamingReplica(primaryBaseUrl = testEnv.DATABASE_UR
       ? run(asPostgres[0]!, [...asPostgres.slice(1), join(bin, program), ...args], { cwd: tmpdir() })
       : run(join(bin, program), args, { cwd: tmpdir() });
 
+  // A replication slot keeps the WAL the replica has yet to receive: without one, a primary busy
+  // with other test runs (each CREATE DATABASE is WAL) recycles segments before the new replica
+  // asks for them, and it never catches up. The slot is dropped at stop, and slots of test
+  // processes that died without stopping theirs are dropped here, or the primary would keep WAL
+  // for them forever.
+  const slot = `${SLOT_PREFIX}${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  await dropStaleSlots(primaryBaseUrl);
   const root = await mkdtemp(join(tmpdir(), 'vt-replica-'));
   if (asPostgres.length > 0) await chownToPostgres(root);
   const data = join(root, 'data');
@@ -50,11 +57,14 @@ export async function startStreamingReplica(primaryBaseUrl = testEnv.DATABASE_UR
     stopped = true;
     await command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
     await rm(root, { recursive: true, force: true });
+    await onPrimary(primaryBaseUrl, (client) =>
+      client.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [slot]),
+    );
   };
   try {
     await command('pg_basebackup', [
       ...['-h', primary.hostname, '-p', primaryPort, '-U', primary.username || 'postgres'],
-      ...['-D', data, '-R', '-X', 'stream', '-c', 'fast'],
+      ...['-D', data, '-R', '-X', 'stream', '-c', 'fast', '-C', '-S', slot],
     ]);
     // Debian keeps the configuration outside the data directory, so the copy has none.
     const files = {
@@ -109,18 +119,49 @@ export async function startStreamingReplica(primaryBaseUrl = testEnv.DATABASE_UR
   };
 }
 
-/** The server's own binaries (pg_basebackup and pg_ctl of its major version), as Debian lays them out. */
-async function postgresBinDir(primaryUrl: string): Promise<string> {
+const SLOT_PREFIX = 'vt_test_replica_';
+
+async function onPrimary<T>(primaryUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const url = new URL(primaryUrl);
   url.pathname = '/postgres';
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   try {
-    const { rows } = await client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v");
-    return `/usr/lib/postgresql/${Math.floor(Number(rows[0]!.v) / 10_000)}/bin`;
+    return await use(client);
   } finally {
     await client.end();
   }
+}
+
+/** Drops the inactive replica slots whose test process (its pid is in the name) is gone. */
+async function dropStaleSlots(primaryUrl: string): Promise<void> {
+  await onPrimary(primaryUrl, async (client) => {
+    const { rows } = await client.query<{ slot_name: string }>(
+      `SELECT slot_name FROM pg_replication_slots WHERE NOT active AND slot_name LIKE '${SLOT_PREFIX}%'`,
+    );
+    for (const { slot_name } of rows) {
+      const pid = Number(slot_name.slice(SLOT_PREFIX.length).split('_')[0]);
+      if (pid === process.pid || isRunning(pid)) continue;
+      await client.query('SELECT pg_drop_replication_slot($1)', [slot_name]).catch(() => {});
+    }
+  });
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The server's own binaries (pg_basebackup and pg_ctl of its major version), as Debian lays them out. */
+async function postgresBinDir(primaryUrl: string): Promise<string> {
+  const { rows } = await onPrimary(primaryUrl, (client) =>
+    client.query<{ v: string }>("SELECT current_setting('server_version_num') AS v"),
+  );
+  return `/usr/lib/postgresql/${Math.floor(Number(rows[0]!.v) / 10_000)}/bin`;
 }
 
 async function chownToPostgres(path: string): Promise<void> {
