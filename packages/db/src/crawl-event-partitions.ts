@@ -14,7 +14,7 @@ export const CRAWL_EVENT_PARTITION_DAYS_AHEAD = 7;
  * dropping a partition lock crawl_events briefly; waiting longer would queue the crawl worker's
  * inserts behind the maintenance.
  */
-const LOCK_TIMEOUT = '5s';
+const LOCK_TIMEOUT = '2s';
 
 /** Rows deleted at a time from the default partition, so no delete holds long locks. */
 const DEFAULT_PRUNE_SLICE = 5000;
