@@ -15,12 +15,13 @@ export function lagTolerantReader(
   registry: Registry,
   logger: Logger,
 ): SqlReader & { close?: () => Promise<void> } {
-  if (!config.READ_DATABASE_URL) return sqlReaderOf(db);
+  // Exported without a replica too (it stays 0), so an alert or a dashboard reads it everywhere.
   const fallbacks = new Counter({
     name: 'vt_read_replica_fallbacks_total',
     help: 'Reads meant for the read replica (READ_DATABASE_URL) that the primary answered because the replica could not',
     registers: [registry],
   });
+  if (!config.READ_DATABASE_URL) return sqlReaderOf(db);
   return replicaSqlReader(db, { ...config, READ_DATABASE_URL: config.READ_DATABASE_URL }, name, {
     onReplicaDown: (err) => logger.warn({ err }, 'read replica unavailable: reading the primary'),
     onReplicaBack: () => logger.info('read replica answering again'),
