@@ -2,7 +2,7 @@
 // answering, and the programs the suites run as real peers (redis-server for the fault suite's own
 // Redis, Chromium for the console's browser tests, nginx and apache2 for the log-shipper recipes,
 // prometheus and promtool for the monitoring tests, util-linux's `script` for the CLI's terminal
-// test). A missing one used to fail its test after a time-out, in the middle of a 10-minute run.
+// test), and Postgres letting replication connections in from loopback (the read replica tests). A missing one used to fail its test after a time-out, in the middle of a 10-minute run.
 //
 // As root on Debian (CI, a fresh machine) it installs the missing programs and starts a stopped
 // local Postgres or Redis, as `.ci/run` always did; elsewhere it stops in a second with the one
@@ -105,6 +105,33 @@ async function startServices() {
 }
 
 /**
+ * The read replica tests (`startStreamingReplica` in packages/test-support) copy the local Postgres
+ * with pg_basebackup over loopback, which Postgres refuses unless pg_hba.conf lets replication
+ * connections in: Debian's default file has such lines, trimmed ones often lack them. As root
+ * with a local cluster, the loopback line is added (trust, as the cluster's loopback `all` line)
+ * and the configuration reloaded; elsewhere the line to add is named.
+ */
+function allowLoopbackReplication() {
+  if (!isLocal(databaseUrl) || !isExecutable('psql')) return [];
+  const psql = (sql) =>
+    spawnSync('psql', ['-h', databaseUrl.hostname, '-p', databaseUrl.port || '5432', '-U', 'postgres', '-Atc', sql], {
+      encoding: 'utf8',
+    });
+  const rules = psql(
+    "SELECT count(*) FROM pg_hba_file_rules WHERE 'replication' = ANY(database) AND (type = 'local' OR address = '127.0.0.1')",
+  );
+  if (rules.status !== 0 || Number(rules.stdout.trim()) > 0) return [];
+  const hbaFile = psql('SHOW hba_file').stdout.trim();
+  const line = 'host replication postgres 127.0.0.1/32 trust';
+  if (asMachineAdmin && hbaFile !== '') {
+    say(`letting loopback replication connections into Postgres (${hbaFile})`);
+    writeFileSync(hbaFile, `\n# The read replica tests (pg_basebackup over loopback).\n${line}\n`, { flag: 'a' });
+    if (psql('SELECT pg_reload_conf()').status === 0) return [];
+  }
+  return [`Postgres refuses replication connections from 127.0.0.1; add to ${hbaFile || 'pg_hba.conf'}: ${line}`];
+}
+
+/**
  * apt-get install, with the packages' own services kept from starting (nginx and apache2 would
  * both want port 80, and the tests run their own instances of each).
  */
@@ -136,7 +163,11 @@ if (absent.length > 0 && asMachineAdmin) {
   aptInstall(absent);
   absent = missing();
 }
-const problems = [...(await startServices()), ...absent.map((program) => `${program.name} is not installed`)];
+const problems = [
+  ...(await startServices()),
+  ...allowLoopbackReplication(),
+  ...absent.map((program) => `${program.name} is not installed`),
+];
 if (problems.length > 0) {
   process.stderr.write(`pnpm test cannot run on this machine yet:\n${problems.map((p) => `- ${p}\n`).join('')}`);
   if (absent.length > 0) {

@@ -15,7 +15,7 @@ import {
   rejudgePropertyJob,
   webhookDeliveryJob,
 } from '@vt/queue';
-import { startHttpService } from '@vt/service-runtime';
+import { lagTolerantReader, startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import { createCollectNow } from './collection/collect-now.ts';
@@ -56,8 +56,10 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
       const scheduleQueue = createQueue(answerScheduleJob, redis, config.QUEUE_PREFIX);
       const emailQueue = createQueue(emailJob, redis, config.QUEUE_PREFIX);
       const webhookDeliveryQueue = createQueue(webhookDeliveryJob, redis, config.QUEUE_PREFIX);
+      const lagTolerant = lagTolerantReader(config, db, 'console', registry, logger);
       const operations = consoleOperations({
         db,
+        lagTolerantReader: lagTolerant,
         now,
         sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
         requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
@@ -89,6 +91,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
       });
       return {
         close: async () => {
+          await lagTolerant.close?.();
           await rejudgeQueue.close();
           await scheduleQueue.close();
           await emailQueue.close();

@@ -1,8 +1,7 @@
 import type { ReadApiConfig } from '@vt/config';
 import { type ApiContact, DEFAULT_API_CONTACT } from '@vt/contracts';
-import { sqlReaderOf } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { startHttpService } from '@vt/service-runtime';
+import { lagTolerantReader, startHttpService } from '@vt/service-runtime';
 import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
 import { buildReadApi } from './app.ts';
@@ -26,30 +25,36 @@ export function startReadApi(config: ReadApiConfig, logger: Logger) {
     config,
     port: config.READ_API_PORT,
     logger,
-    build: async ({ db, redis, registry, readinessChecks, isClosing }) => ({
-      app: buildReadApi({
-        logger,
-        registry,
-        readinessChecks,
-        isClosing,
-        contact: apiContactOf(config),
-        routes: v1Routes(sqlReaderOf(db)),
-        authenticator: createApiKeyAuthenticator(db, {
-          cacheTtlMs: config.API_KEY_CACHE_TTL_MS,
-          onLastUsedError: (err) => logger.warn({ err }, 'could not record an API key’s last use'),
+    build: async ({ db, redis, registry, readinessChecks, isClosing }) => {
+      // /v1's data tolerates seconds of lag (its answers are cached for seconds anyway); API keys
+      // stay on the primary: a key made or revoked a moment ago must count at once.
+      const reader = lagTolerantReader(config, db, 'read-api', registry, logger);
+      return {
+        close: reader.close,
+        app: buildReadApi({
+          logger,
+          registry,
+          readinessChecks,
+          isClosing,
+          contact: apiContactOf(config),
+          routes: v1Routes(reader),
+          authenticator: createApiKeyAuthenticator(db, {
+            cacheTtlMs: config.API_KEY_CACHE_TTL_MS,
+            onLastUsedError: (err) => logger.warn({ err }, 'could not record an API key’s last use'),
+          }),
+          answerCache: createAnswerCache({
+            ttlMs: config.READ_CACHE_TTL_MS,
+            maxBytes: config.READ_CACHE_MAX_MB * 1024 * 1024,
+          }),
+          // Rate-limit counters are shared through Redis; commands fail fast when it is away.
+          rateLimiter: createReadRateLimiter({
+            redis,
+            keyPrefix: config.QUEUE_PREFIX,
+            limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+          }),
+          now: () => new Date(),
         }),
-        answerCache: createAnswerCache({
-          ttlMs: config.READ_CACHE_TTL_MS,
-          maxBytes: config.READ_CACHE_MAX_MB * 1024 * 1024,
-        }),
-        // Rate-limit counters are shared through Redis; commands fail fast when it is away.
-        rateLimiter: createReadRateLimiter({
-          redis,
-          keyPrefix: config.QUEUE_PREFIX,
-          limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-        }),
-        now: () => new Date(),
-      }),
-    }),
+      };
+    },
   });
 }

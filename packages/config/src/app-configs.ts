@@ -17,6 +17,7 @@ import {
   positiveInt,
   previousWebhookSigningKeyEnv,
   readApiPortEnv,
+  readDatabaseEnv,
   redisEnv,
   reportUnsubscribeKeyEnv,
   requireWholeOverlap,
@@ -82,6 +83,7 @@ export const readApiConfigSchema = z.object({
     .preprocess((v) => (v === '' ? undefined : v), z.email('must be an email address').optional())
     .describe("The operator's email for API users: `info.contact.email` of /openapi.json. Unset: no email."),
   ...serviceEnv,
+  ...readDatabaseEnv,
 });
 export type ReadApiConfig = z.output<typeof readApiConfigSchema>;
 
@@ -90,7 +92,7 @@ export const crawlWorkerConfigSchema = z.object({
   CRAWL_WORKER_CONCURRENCY: positiveInt(4).describe('Crawl batch jobs this process handles at once.'),
   ...jobLockEnv,
   CRAWL_EVENT_RETENTION_HOURS: positiveInt(72).describe(
-    'Raw crawl events older than this (by receipt) are pruned as new batches arrive; daily counts are kept.',
+    "Raw crawl events are kept at least this long after receipt, then dropped a whole UTC day at a time (the day's partition) by the crawl worker's hourly maintenance and `ops db partitions`; daily counts are kept.",
   ),
   ...serviceEnv,
 });
@@ -250,6 +252,7 @@ export const consoleConfigSchema = z.object({
   ...alertWebhookEnv,
   ...reportUnsubscribeKeyEnv,
   ...serviceEnv,
+  ...readDatabaseEnv,
 });
 export type ConsoleConfig = z.output<typeof consoleConfigSchema>;
 
@@ -267,6 +270,8 @@ export const opsConfigSchema = z.object({
     .string()
     .optional()
     .describe('Directory of <operator>.json IP-range files `ops crawlers refresh` reads instead of fetching.'),
+  // `ops db partitions` drops expired days as the crawl worker does, so it reads the same setting.
+  CRAWL_EVENT_RETENTION_HOURS: crawlWorkerConfigSchema.shape.CRAWL_EVENT_RETENTION_HOURS,
 });
 export type OpsConfig = z.output<typeof opsConfigSchema>;
 

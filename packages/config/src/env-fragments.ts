@@ -31,6 +31,18 @@ export const databaseEnv = {
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(30000).describe('Postgres statement_timeout for this process.'),
 };
 
+/**
+ * A streaming replica for reads that tolerate seconds of lag. Unset: everything reads the primary.
+ * Empty counts as unset, so a compose file can pass it through blank.
+ */
+export const readDatabaseEnv = {
+  READ_DATABASE_URL: z
+    .preprocess((v) => (v === '' ? undefined : v), postgresUrl.optional())
+    .describe(
+      "A read replica's Postgres URL for reads that tolerate seconds of lag (the read API's /v1 data; the console's views of collected answers). While it cannot be reached, those reads go to DATABASE_URL. Unset: everything reads the primary.",
+    ),
+};
+
 export const redisEnv = {
   REDIS_URL: redisUrl
     .default('redis://127.0.0.1:6379')

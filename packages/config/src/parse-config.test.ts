@@ -81,6 +81,18 @@ describe('parseConfig', () => {
     expect(config.READ_API_PORT).toBe(3000);
   });
 
+  it('takes READ_DATABASE_URL only as a postgresql:// URL, unset (or empty) meaning no replica', () => {
+    expect(parseConfig('read-api', readApiConfigSchema, {}).READ_DATABASE_URL).toBeUndefined();
+    expect(parseConfig('console', consoleConfigSchema, { READ_DATABASE_URL: '' }).READ_DATABASE_URL).toBeUndefined();
+    const url = 'postgresql://reader@10.0.0.2:5432/visibility';
+    expect(parseConfig('read-api', readApiConfigSchema, { READ_DATABASE_URL: url }).READ_DATABASE_URL).toBe(url);
+    for (const bad of ['mysql://replica/visibility', 'replica:5432', 'not a url']) {
+      expect(() => parseConfig('read-api', readApiConfigSchema, { READ_DATABASE_URL: bad })).toThrow(
+        /READ_DATABASE_URL/,
+      );
+    }
+  });
+
   it('refuses a queue prefix that is not a Redis Cluster hash tag', () => {
     expect(() => parseConfig('read-api', readApiConfigSchema, { QUEUE_PREFIX: 'vt' })).toThrow(/QUEUE_PREFIX/);
   });

@@ -13,6 +13,7 @@ export {
 } from './http-service.ts';
 export { createJobMetrics, type JobMetrics, watchQueueDepth } from './job-metrics.ts';
 export { type JobAttempt, type JobOutcome, type JobWorkerSpec, jobWorker, type QueueJobWorker } from './job-worker.ts';
+export { lagTolerantReader } from './lag-tolerant-reader.ts';
 export type { Service } from './lifecycle.ts';
 export { createMetricsRegistry } from './metrics.ts';
 export {

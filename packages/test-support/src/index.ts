@@ -38,4 +38,5 @@ export {
   sampleSum,
   scrape,
 } from './prometheus.ts';
+export { type StreamingReplica, startStreamingReplica } from './streaming-replica.ts';
 export { isolatedQueuePrefix, runScratchDir, testEnv } from './test-env.ts';

@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@vt/db';
+import type { PrismaClient, SqlReader } from '@vt/db';
 import type { AlertWebhookSettings } from '@vt/outgoing-webhooks';
 import type { ConnectionSettings } from '@vt/properties';
 import type { ReportLinks } from '@vt/weekly-report';
@@ -10,6 +10,12 @@ import type { CaughtMailReader } from '../mail/caught-mail.ts';
 /** What the console's handlers work with. */
 export interface HandlerDeps {
   db: PrismaClient;
+  /**
+   * For the views of collected answers, which tolerate seconds of lag: the read replica when
+   * READ_DATABASE_URL names one (falling back to the primary), else the primary. Everything else,
+   * and each view's own access check, reads `db`, the primary.
+   */
+  lagTolerantReader?: SqlReader;
   connection: ConnectionSettings;
   signInLimiter: SignInLimiter;
   sessionTtlMs: number;

@@ -77,7 +77,7 @@ describe('applyCrawlBatch: exactly-once effects', () => {
     // Every statement of the job runs for real inside the transaction, then the "process dies".
     await expect(
       db.$transaction(async (tx) => {
-        await expect(writeCrawlBatch(tx, data, totalCrawlBatch(data.events), new Date(0))).resolves.toEqual({
+        await expect(writeCrawlBatch(tx, data, totalCrawlBatch(data.events))).resolves.toEqual({
           applied: true,
         });
         throw killed;

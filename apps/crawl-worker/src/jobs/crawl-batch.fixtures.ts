@@ -8,8 +8,6 @@ import { applyCrawlBatch, crawlBatchJobKey } from './crawl-batch.ts';
 
 export type KeptEvent = CrawlBatchJobData['events'][number];
 
-const HOUR = 3_600_000;
-export const RETENTION_MS = 72 * HOUR;
 export const db = testDb();
 
 export async function newProperty(): Promise<string> {
@@ -56,8 +54,7 @@ export function batch(propertyId: string, events: KeptEvent[], receivedAt = new 
   return { batchId: randomUUID(), chunk: 0, propertyId, receivedAt: receivedAt.toISOString(), events };
 }
 
-export const run = (data: CrawlBatchJobData, now?: Date) =>
-  applyCrawlBatch(data, { db, rawEventRetentionMs: RETENTION_MS, now: now && (() => now) });
+export const run = (data: CrawlBatchJobData) => applyCrawlBatch(data, { db });
 
 /** Everything the worker writes for a property, in a stable order (raw events without their ids). */
 export async function snapshot(propertyId: string) {

@@ -7,7 +7,6 @@ import {
   mixedEvents,
   newProperty,
   processedJob,
-  RETENTION_MS,
   run,
   snapshot,
 } from './crawl-batch.fixtures.ts';
@@ -158,41 +157,6 @@ describe('applyCrawlBatch: what a kept event contributes', () => {
       ['GPTBot', 4],
     ]);
     expect(referralDays.map((r) => r.visits)).toEqual([2]);
-  });
-
-  it('[CRAWL-15] prunes raw events past the window as new ones arrive, keeping the counts built from them', async () => {
-    const propertyId = await newProperty();
-    const otherPropertyId = await newProperty();
-    const t0 = new Date('2026-03-02T12:00:00Z');
-    const old = batch(propertyId, mixedEvents(), t0);
-    await run(old, t0);
-    await run(batch(otherPropertyId, mixedEvents(), t0), t0);
-    // Inside the window: a new batch prunes nothing.
-    const edge = new Date(t0.getTime() + RETENTION_MS);
-    await run(batch(propertyId, [aiReferral('2026-03-05T11:00:00Z', '/new')], edge), edge);
-    expect((await snapshot(propertyId)).raw).toHaveLength(5);
-
-    const later = new Date(t0.getTime() + RETENTION_MS + 1);
-    await run(batch(propertyId, [crawlerVisit('2026-03-05T12:00:00Z', '/new')], later), later);
-    const { raw, crawlerDays, pages, referralDays } = await snapshot(propertyId);
-    expect(raw.map((e) => e.path)).toEqual(['/new', '/new']);
-    expect(crawlerDays.map((r) => [r.day, r.crawler, r.hits])).toEqual([
-      ['2026-03-01', 'GPTBot', 1],
-      ['2026-03-02', 'ClaudeBot', 1],
-      ['2026-03-02', 'GPTBot', 1],
-      ['2026-03-05', 'GPTBot', 1],
-    ]);
-    expect(pages.map((r) => [r.path, r.crawler, r.hits])).toEqual([
-      ['/new', 'GPTBot', 1],
-      ['/pricing', 'ClaudeBot', 1],
-      ['/pricing', 'GPTBot', 2],
-    ]);
-    expect(referralDays.map((r) => [r.landingPath, r.visits])).toEqual([
-      ['/pricing', 1],
-      ['/new', 1],
-    ]);
-    // Each batch prunes its own property: another property's raw events wait for its own traffic.
-    expect((await snapshot(otherPropertyId)).raw).toHaveLength(4);
   });
 
   it('a batch for a property deleted since the gateway accepted it is a no-op, not a failing job', async () => {

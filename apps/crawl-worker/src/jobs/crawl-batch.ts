@@ -11,21 +11,12 @@ import { type CrawlBatchTotals, totalCrawlBatch } from './crawl-batch-totals.ts'
 
 export interface CrawlBatchDeps {
   db: PrismaClient;
-  /** Raw events received longer ago than this are pruned; the daily counts built from them stay. */
-  rawEventRetentionMs: number;
-  now?: () => Date;
 }
 
 export type CrawlBatchOutcome =
   | { applied: true }
   /** duplicate: this batch was already applied; property_gone: deleted since the gateway took the batch. */
   | { applied: false; reason: UnclaimedReason };
-
-/**
- * A prune deletes at least this many old raw events, and at least twice what the batch adds, so
- * pruning keeps pace with intake while the work per job stays bounded.
- */
-const PRUNE_MIN_ROWS = 5000;
 
 /**
  * The job's key in processed_jobs: its chunk's name (the batch id, which the gateway mints once
@@ -43,8 +34,7 @@ export const crawlBatchJobKey = (data: Pick<CrawlBatchJobData, 'batchId' | 'chun
  */
 export async function applyCrawlBatch(data: CrawlBatchJobData, deps: CrawlBatchDeps): Promise<CrawlBatchOutcome> {
   const totals = totalCrawlBatch(data.events); // before the statement: a bad payload holds no locks
-  const pruneBefore = new Date((deps.now?.() ?? new Date()).getTime() - deps.rawEventRetentionMs);
-  return writeCrawlBatch(deps.db, data, totals, pruneBefore);
+  return writeCrawlBatch(deps.db, data, totals);
 }
 
 /**
@@ -56,21 +46,20 @@ export async function applyCrawlBatch(data: CrawlBatchJobData, deps: CrawlBatchD
  * - It opens with the property's lock and the job's claim (`propertyJobClaim`): a property deleted
  *   since the gateway accepted the batch is a clean no-op, and a concurrent duplicate waits on the
  *   other job's processed-jobs row, then claims nothing.
- * - received_at is the gateway's receipt time (not ours), so a replay or a late retry prunes on
- *   schedule; each batch prunes its own property's expired raw events, a bounded number at a
- *   time (SKIP LOCKED: two jobs of one property prune side by side, never waiting on each other).
+ * - received_at is the gateway's receipt time (not ours), so a replay or a late retry lands in the
+ *   day partition of its receipt and expires on schedule. Raw events are not pruned here: retention
+ *   drops whole day partitions (`maintainCrawlEventPartitions`, the worker's scheduled task), and a
+ *   day without a partition lands in the default one, so no batch fails for want of one.
  * - The totals are sorted by key, so concurrent jobs of one property lock shared rows in one order.
  */
 export async function writeCrawlBatch(
   db: Prisma.TransactionClient,
   data: CrawlBatchJobData,
   totals: CrawlBatchTotals,
-  pruneBefore: Date,
 ): Promise<CrawlBatchOutcome> {
   const { events, propertyId } = data;
   const column = <T>(pick: (e: (typeof events)[number]) => T) => events.map(pick);
   const { crawlerDays, pages, referralDays } = totals;
-  const pruneLimit = Math.max(PRUNE_MIN_ROWS, 2 * events.length);
   const claim = propertyJobClaim(propertyId, { key: crawlBatchJobKey(data), queue: crawlBatchJob.queue });
   const [steps] = await db.$queryRaw<ClaimSteps[]>`
     WITH ${claim.ctes}, raw_events AS (
@@ -120,12 +109,6 @@ export async function writeCrawlBatch(
       WHERE EXISTS (SELECT 1 FROM claim)
       ON CONFLICT (property_id, day, platform, landing_path)
       DO UPDATE SET visits = ai_referral_daily_counts.visits + EXCLUDED.visits
-    ), pruned AS (
-      DELETE FROM crawl_events WHERE id IN (
-        SELECT id FROM crawl_events
-        WHERE property_id = ${propertyId}::uuid AND received_at < ${pruneBefore.toISOString()}::timestamptz
-          AND EXISTS (SELECT 1 FROM claim)
-        LIMIT ${pruneLimit} FOR UPDATE SKIP LOCKED)
     )
     SELECT ${claim.outcome}`;
   const unclaimed = unclaimedReason(steps);

@@ -14,7 +14,7 @@ import { crawlActivity, crawlLog, crawlStatus } from './commands/crawl-activity.
 import { disconnectCrawl, reconnectCrawl, rotateCrawlToken } from './commands/crawl-connection.ts';
 import { crawlConnectionList } from './commands/crawl-connections.ts';
 import { refreshCrawlerRanges } from './commands/crawler-ranges.ts';
-import { migrateDatabase } from './commands/database.ts';
+import { maintainPartitions, migrateDatabase } from './commands/database.ts';
 import { configReference, writeConfigReference } from './commands/docs-config.ts';
 import { exportCsv } from './commands/export-csv.ts';
 import { recentLeads, webhookLog, webhookStatus } from './commands/lead-webhook.ts';
@@ -269,6 +269,11 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
       fail(err instanceof ConfigError ? 'invalid_config' : 'migration_failed', (err as Error).message);
     }
   });
+  sub(
+    db,
+    'partitions',
+    "make the raw crawl events' day partitions of today and the week ahead; drop the days past CRAWL_EVENT_RETENTION_HOURS",
+  ).action(action(maintainPartitions));
 
   const docs = program.command('docs').description('generated documentation');
   sub(docs, 'config', 'the configuration reference (markdown), from the config schemas')

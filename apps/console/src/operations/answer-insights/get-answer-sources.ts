@@ -5,8 +5,8 @@ import { defineConsoleHandler } from '../define-console-handler.ts';
 import { answerSources } from './sources-queries.ts';
 
 /** GET /api/properties/{id}/sources: the most cited domains and URLs, and the property's own pages. */
-export const getAnswerSourcesHandler = defineConsoleHandler('getAnswerSources', ({ db, now }) => {
-  const sql = sqlReaderOf(db);
+export const getAnswerSourcesHandler = defineConsoleHandler('getAnswerSources', ({ db, now, lagTolerantReader }) => {
+  const sql = lagTolerantReader ?? sqlReaderOf(db);
   return async ({ team, params, query }) => {
     const property = await findTeamProperty(db, team.teamId, params.id);
     const days = asDays(dayRange(query, now()));

@@ -5,8 +5,8 @@ import { asDays, dayRange, EVERY_ROW } from '../day-range.ts';
 import { defineConsoleHandler } from '../define-console-handler.ts';
 
 /** GET /api/properties/{id}/share-of-voice: /v1/competitors' rows for one property. */
-export const getShareOfVoiceHandler = defineConsoleHandler('getShareOfVoice', ({ db, now }) => {
-  const sql = sqlReaderOf(db);
+export const getShareOfVoiceHandler = defineConsoleHandler('getShareOfVoice', ({ db, now, lagTolerantReader }) => {
+  const sql = lagTolerantReader ?? sqlReaderOf(db);
   return async ({ team, params, query }) => {
     const { id } = await findTeamProperty(db, team.teamId, params.id);
     const days = asDays(dayRange(query, now()));

@@ -4,8 +4,8 @@ import { listTasks, pageOf } from '@vt/read-model';
 import { defineConsoleHandler } from '../define-console-handler.ts';
 
 /** GET /api/properties/{id}/tasks: /v1/tasks' rows for one property, filtered and paged as there. */
-export const listPropertyTasksHandler = defineConsoleHandler('listPropertyTasks', ({ db }) => {
-  const sql = sqlReaderOf(db);
+export const listPropertyTasksHandler = defineConsoleHandler('listPropertyTasks', ({ db, lagTolerantReader }) => {
+  const sql = lagTolerantReader ?? sqlReaderOf(db);
   return async ({ team, params, query }) => {
     const { id } = await findTeamProperty(db, team.teamId, params.id);
     const page = pageOf(query);
