@@ -2,7 +2,8 @@
 // answering, and the programs the suites run as real peers (redis-server for the fault suite's own
 // Redis, Chromium for the console's browser tests, nginx and apache2 for the log-shipper recipes,
 // prometheus and promtool for the monitoring tests, util-linux's `script` for the CLI's terminal
-// test), and Postgres letting replication connections in from loopback (the read replica tests). A missing one used to fail its test after a time-out, in the middle of a 10-minute run.
+// test), and Postgres letting replication connections in from loopback (the read replica tests).
+// A missing one used to fail its test after a time-out, in the middle of a 10-minute run.
 //
 // As root on Debian (CI, a fresh machine) it installs the missing programs and starts a stopped
 // local Postgres or Redis, as `.ci/run` always did; elsewhere it stops in a second with the one
