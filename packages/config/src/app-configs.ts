@@ -16,9 +16,12 @@ import {
   notifierPortEnv,
   positiveInt,
   previousWebhookSigningKeyEnv,
+  queueShardsConsumedEnv,
   readApiPortEnv,
+  redisDurabilityEnv,
   redisEnv,
   reportUnsubscribeKeyEnv,
+  requireConsumedShardsExist,
   requireWholeOverlap,
   serviceEnv,
   webhookSigningKeyEnv,
@@ -53,6 +56,7 @@ export const ingestGatewayConfigSchema = z
       'How long an attempt at a named batch that another attempt is reading waits for its answer before 503 batch_in_progress.',
     ),
     ...previousWebhookSigningKeyEnv,
+    ...redisDurabilityEnv,
   })
   .superRefine(requireWholeOverlap);
 export type IngestGatewayConfig = z.output<typeof ingestGatewayConfigSchema>;
@@ -85,23 +89,29 @@ export const readApiConfigSchema = z.object({
 });
 export type ReadApiConfig = z.output<typeof readApiConfigSchema>;
 
-export const crawlWorkerConfigSchema = z.object({
-  ...crawlWorkerPortEnv,
-  CRAWL_WORKER_CONCURRENCY: positiveInt(4).describe('Crawl batch jobs this process handles at once.'),
-  ...jobLockEnv,
-  CRAWL_EVENT_RETENTION_HOURS: positiveInt(72).describe(
-    'Raw crawl events older than this (by receipt) are pruned as new batches arrive; daily counts are kept.',
-  ),
-  ...serviceEnv,
-});
+export const crawlWorkerConfigSchema = z
+  .object({
+    ...crawlWorkerPortEnv,
+    CRAWL_WORKER_CONCURRENCY: positiveInt(4).describe('Crawl batch jobs this process handles at once.'),
+    ...jobLockEnv,
+    CRAWL_EVENT_RETENTION_HOURS: positiveInt(72).describe(
+      'Raw crawl events older than this (by receipt) are pruned as new batches arrive; daily counts are kept.',
+    ),
+    ...queueShardsConsumedEnv,
+    ...serviceEnv,
+  })
+  .superRefine(requireConsumedShardsExist);
 export type CrawlWorkerConfig = z.output<typeof crawlWorkerConfigSchema>;
 
-export const leadWorkerConfigSchema = z.object({
-  ...leadWorkerPortEnv,
-  LEAD_WORKER_CONCURRENCY: positiveInt(4).describe('Lead jobs this process handles at once.'),
-  ...jobLockEnv,
-  ...serviceEnv,
-});
+export const leadWorkerConfigSchema = z
+  .object({
+    ...leadWorkerPortEnv,
+    LEAD_WORKER_CONCURRENCY: positiveInt(4).describe('Lead jobs this process handles at once.'),
+    ...jobLockEnv,
+    ...queueShardsConsumedEnv,
+    ...serviceEnv,
+  })
+  .superRefine(requireConsumedShardsExist);
 export type LeadWorkerConfig = z.output<typeof leadWorkerConfigSchema>;
 
 export const notifierConfigSchema = z.object({

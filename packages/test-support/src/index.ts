@@ -38,4 +38,10 @@ export {
   sampleSum,
   scrape,
 } from './prometheus.ts';
+export {
+  type ClusterNodeProcess,
+  type RunningRedisCluster,
+  startRedisCluster,
+  startRedisWithReplica,
+} from './redis-cluster.ts';
 export { isolatedQueuePrefix, runScratchDir, testEnv } from './test-env.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Redis, redisKey } from '@vt/redis';
+import { type RedisConnection, redisKey } from '@vt/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface SignInLimits {
@@ -26,7 +26,9 @@ const digest = (text: string) => createHash('sha256').update(text).digest('base6
  * ends, whether the password is right or not. Unknown emails count like known ones, so the limit
  * says nothing about which accounts exist. If Redis is away each replica counts in memory.
  */
-export function createSignInLimiter(options: { redis: Redis; keyPrefix: string } & SignInLimits): SignInLimiter {
+export function createSignInLimiter(
+  options: { redis: RedisConnection; keyPrefix: string } & SignInLimits,
+): SignInLimiter {
   const limiter = (name: string, points: number) =>
     new RateLimiterRedis({
       storeClient: options.redis,
