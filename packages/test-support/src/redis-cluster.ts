@@ -20,6 +20,11 @@ export interface RunningRedisCluster {
   nodesEnv: string;
   /** `host:port` seed list for ioredis, as the config parses REDIS_CLUSTER_NODES. */
   seeds: { host: string; port: number }[];
+  /**
+   * Starts a node that was killed again, on its port and with its cluster config: it rejoins, as
+   * a replica of whoever took over its slots.
+   */
+  restart(port: number): Promise<void>;
   /** The port of the master that serves `slot` now (after a failover, the promoted replica). */
   masterOf(slot: number): Promise<number>;
   /** Ends every node and removes its files. */
@@ -39,6 +44,16 @@ export async function startRedisCluster(
   const replicasPerMaster = options.replicasPerMaster ?? 1;
   const dir = await mkdtemp(join(tmpdir(), 'vt-redis-cluster-'));
   const nodes: ClusterNodeProcess[] = [];
+  const spawnNode = (port: number) =>
+    spawn(
+      'redis-server',
+      [
+        ...['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes'],
+        ...['--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '2000'],
+        ...['--dir', dir, '--dbfilename', `dump-${port}.rdb`, '--save', '', '--appendonly', 'no'],
+      ],
+      { stdio: 'ignore' },
+    );
   const stop = async () => {
     await Promise.all(nodes.map((node) => stopNode(node.child)));
     await rm(dir, { recursive: true, force: true });
@@ -46,34 +61,7 @@ export async function startRedisCluster(
   try {
     for (let i = 0; i < masters * (1 + replicasPerMaster); i += 1) {
       const port = await freePort();
-      // Cluster bus on port + 10000: freePort checked only the first, so pick again on a clash.
-      const child = spawn(
-        'redis-server',
-        [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
-          '--cluster-enabled',
-          'yes',
-          '--cluster-config-file',
-          join(dir, `nodes-${port}.conf`),
-          '--cluster-node-timeout',
-          '2000',
-          '--dir',
-          dir,
-          '--dbfilename',
-          `dump-${port}.rdb`,
-          '--save',
-          '',
-          '--appendonly',
-          'no',
-          '--protected-mode',
-          'no',
-        ],
-        { stdio: 'ignore' },
-      );
-      nodes.push({ port, child });
+      nodes.push({ port, child: spawnNode(port) });
     }
     for (const node of nodes) await waitForPing(node.port);
     await run('redis-cli', [
@@ -102,6 +90,12 @@ export async function startRedisCluster(
     nodes,
     nodesEnv: nodes.map((node) => `127.0.0.1:${node.port}`).join(','),
     seeds: nodes.map((node) => ({ host: '127.0.0.1', port: node.port })),
+    async restart(port) {
+      const node = nodes.find((n) => n.port === port);
+      if (!node) throw new Error(`no node on port ${port}`);
+      node.child = spawnNode(port);
+      await waitForPing(port);
+    },
     async masterOf(slot) {
       for (const node of nodes.filter((n) => n.child.exitCode === null && n.child.signalCode === null)) {
         const table = await redisCli(node.port, 'cluster', 'nodes').catch(() => '');
