@@ -11,7 +11,9 @@
 // then the same lines as Cloudflare Logpush http_requests lines (gzip NDJSON) and as Amazon Data
 // Firehose deliveries of CloudFront real-time log records (gzip), each posted to its provider's
 // endpoint, with the gateway's CPU per line beside the native NDJSON's (target <= 1.2x).
-// Options: --lines N (default 1000000), --senders N (4), --cpu-prof DIR (the gateway's and the worker's CPU profiles).
+// Options: --lines N (default 1000000), --senders N (4), --cpu-prof DIR (the gateway's and the worker's CPU profiles),
+// --durability fast|replicated (the gateway's REDIS_DURABILITY; replicated needs a Redis with a
+// replica: BENCH_REDIS_URL=redis://… names it).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -29,6 +31,7 @@ const { values: opts } = parseArgs({
   options: {
     lines: { type: 'string', default: '1000000' },
     senders: { type: 'string', default: '4' },
+    durability: { type: 'string', default: 'fast' },
     // Writes the gateway's and the crawl worker's V8 CPU profiles (.cpuprofile, for Chrome
     // DevTools) into DIR/ingest-gateway and DIR/crawl-worker.
     'cpu-prof': { type: 'string' },
@@ -156,7 +159,7 @@ function asFirehose(batch: Buffer, requestId: string): Buffer {
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'vt-bench-ingest-'));
-  log(`generating ${LINES} lines in batches of ${BATCH} …`);
+  log(`generating ${LINES} lines in batches of ${BATCH} … (REDIS_DURABILITY=${opts.durability})`);
   execFileSync(process.execPath, [
     GENERATOR,
     '--lines',
@@ -206,6 +209,7 @@ async function main() {
   const gateway = bench.start([...profile('ingest-gateway'), 'apps/ingest-gateway/src/main.ts'], {
     INGEST_GATEWAY_PORT: String(GATEWAY_PORT),
     CRAWL_TOKEN_SECRET: SECRET,
+    REDIS_DURABILITY: String(opts.durability),
   });
   const worker = bench.start([...profile('crawl-worker'), 'apps/crawl-worker/src/main.ts'], {
     CRAWL_WORKER_METRICS_PORT: String(WORKER_PORT),

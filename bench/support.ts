@@ -34,7 +34,8 @@ export interface BenchEnvironment {
 export async function createBenchEnvironment(): Promise<BenchEnvironment> {
   const runId = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
   const databaseUrl = `postgresql://postgres@127.0.0.1:5432/vt_bench_${runId}`;
-  const redisUrl = 'redis://127.0.0.1:6379';
+  // BENCH_REDIS_URL: another Redis, such as a master with a replica for REDIS_DURABILITY=replicated.
+  const redisUrl = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
   const queuePrefix = `{vt-bench-${runId}}`;
   await ensureDatabaseExists(databaseUrl);
   await applyMigrations(databaseUrl);

@@ -9,8 +9,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 const notifierDb = await scratchDatabase('lifecycle_notifier');
 afterAll(() => notifierDb.drop());
 
-const APPS: { app: string; portVar: string; env?: Record<string, string> }[] = [
-  { app: 'ingest-gateway', portVar: 'INGEST_GATEWAY_PORT' },
+const APPS: { app: string; portVar: string; env?: Record<string, string>; checks?: Record<string, string> }[] = [
+  // The gateway also checks the queue shard count it enqueues under (queueLayoutGate).
+  { app: 'ingest-gateway', portVar: 'INGEST_GATEWAY_PORT', checks: { 'queue-layout': 'ok' } },
   { app: 'read-api', portVar: 'READ_API_PORT' },
   { app: 'console', portVar: 'CONSOLE_PORT' },
   { app: 'crawl-worker', portVar: 'CRAWL_WORKER_METRICS_PORT' },
@@ -23,7 +24,7 @@ const APPS: { app: string; portVar: string; env?: Record<string, string> }[] = [
   },
 ];
 
-describe.each(APPS)('$app process', ({ app, portVar, env }) => {
+describe.each(APPS)('$app process', ({ app, portVar, env, checks }) => {
   it('answers /healthz, /readyz (Postgres and Redis up) and /metrics, then exits 0 on SIGTERM', async () => {
     // Port 0: the app binds a port of its own choosing and logs it; startApp waits for /readyz.
     const proc = await startApp(`apps/${app}/src/main.ts`, portVar, env);
@@ -32,7 +33,7 @@ describe.each(APPS)('$app process', ({ app, portVar, env }) => {
       expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
       const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok' } });
+      expect(await ready.json()).toEqual({ status: 'ready', checks: { postgres: 'ok', redis: 'ok', ...checks } });
       const metrics = await fetch(`http://127.0.0.1:${port}/metrics`);
       expect(metrics.status).toBe(200);
       expect(metrics.headers.get('content-type')).toContain('text/plain');

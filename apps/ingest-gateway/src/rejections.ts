@@ -130,6 +130,14 @@ export const CRAWL_REJECTIONS = {
     error: 'The batch could not be queued; nothing was stored',
     hint: 'Retry with backoff under the same Idempotency-Key.',
   }),
+  // REDIS_DURABILITY=replicated only: the batch reached the master but no replica confirmed it in
+  // time, so it may be lost at a failover, or may be queued already; a retry under the same
+  // Idempotency-Key counts it once either way.
+  not_replicated: entry({
+    status: 503,
+    error: 'The batch was not confirmed by a Redis replica in time; it may or may not be queued',
+    hint: 'Retry with backoff under the same Idempotency-Key (it is then counted once).',
+  }),
   internal_error: entry({ status: 500, error: 'Internal error', hint: 'Retry with backoff.' }),
 };
 
@@ -207,6 +215,13 @@ export const LEAD_REJECTIONS = {
     status: 500,
     error: 'The lead could not be stored',
     hint: 'Retry with the same x-webhook-id, a fresh timestamp and a fresh signature.',
+  }),
+  // REDIS_DURABILITY=replicated only, as for crawl batches: the lead id derives from the
+  // x-webhook-id, so a retry of a lead that was queued after all is stored once.
+  not_replicated: entry({
+    status: 503,
+    error: 'The lead was not confirmed by a Redis replica in time; it may or may not be queued',
+    hint: 'Retry with the same x-webhook-id, a fresh timestamp and a fresh signature (it is then stored once).',
   }),
 };
 

@@ -1,7 +1,7 @@
 import type { IngestGatewayConfig } from '@vt/config';
 import { createDeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
-import { crawlBatchJob, createQueue, leadJob } from '@vt/queue';
+import { crawlBatchJob, createShardedQueue, leadJob, queueLayoutGate } from '@vt/queue';
 import { startHttpService, watchQueueDepth } from '@vt/service-runtime';
 import { buildIngestGateway } from './app.ts';
 import { loadAgentCatalogueCache } from './crawl/agent-catalogue-cache.ts';
@@ -18,10 +18,22 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
     port: config.INGEST_GATEWAY_PORT,
     logger,
     build: async ({ db, redis, registry, readinessChecks, isClosing }) => {
-      const crawlQueue = createQueue(crawlBatchJob, redis, config.QUEUE_PREFIX);
-      const leadQueue = createQueue(leadJob, redis, config.QUEUE_PREFIX);
+      // Nothing is enqueued under a changed QUEUE_SHARDS while the old layout's queues hold jobs.
+      const layout = queueLayoutGate(redis, config.QUEUE_PREFIX, config.QUEUE_SHARDS, (from) =>
+        logger.info({ from, to: config.QUEUE_SHARDS }, 'queue shard count changed over empty queues'),
+      );
+      readinessChecks.push({ name: 'queue-layout', check: layout.ready });
+      // One queue per shard (QUEUE_SHARDS), all over the one producer connection, which the
+      // replicated mode's WAIT must be sent on: it confirms that connection's own writes.
+      const crawlQueue = createShardedQueue(crawlBatchJob, redis, config.QUEUE_PREFIX, config.QUEUE_SHARDS, layout);
+      const leadQueue = createShardedQueue(leadJob, redis, config.QUEUE_PREFIX, config.QUEUE_SHARDS, layout);
+      const queues = [...crawlQueue.shards, ...leadQueue.shards];
+      const durability =
+        config.REDIS_DURABILITY === 'replicated'
+          ? { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS }
+          : undefined;
       // The depth of the queues it fills: a backlog shows here even while no worker runs.
-      watchQueueDepth(registry, [crawlQueue, leadQueue]);
+      watchQueueDepth(registry, queues);
       // How many properties are in each crawl connection status, counted at scrape time.
       crawlConnectionMetrics(registry, db);
       const refreshMs = config.CRAWLER_RANGES_REFRESH_SECONDS * 1000;
@@ -37,6 +49,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
           deliveryLog,
           queue: crawlQueue,
           redis,
+          durability,
           keyPrefix: config.QUEUE_PREFIX,
           logger,
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
@@ -56,6 +69,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
           deliveryLog,
           queue: leadQueue,
           redis,
+          durability,
           keyPrefix: config.QUEUE_PREFIX,
           logger,
           signingKey: config.WEBHOOK_SIGNING_KEY,
@@ -75,7 +89,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
         agentCatalogue.stop();
         signatureKeys.stop();
         await deliveryLog.flush(); // answers go out before their log rows are written: write every one
-        await Promise.all([crawlQueue.close(), leadQueue.close()]);
+        await Promise.all(queues.map((queue) => queue.close()));
       };
       return { app, close };
     },

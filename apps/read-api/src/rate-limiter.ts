@@ -1,4 +1,4 @@
-import { type Redis, redisKey } from '@vt/redis';
+import { type RedisConnection, taggedRedisKey } from '@vt/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface RateLimitDecision {
@@ -24,7 +24,7 @@ const WINDOW_SECONDS = 60;
  * to its own in-memory window rather than refusing reads.
  */
 export function createReadRateLimiter(options: {
-  redis: Redis;
+  redis: RedisConnection;
   keyPrefix: string;
   limitPerMinute: number;
   now?: () => number;
@@ -33,7 +33,9 @@ export function createReadRateLimiter(options: {
   const now = options.now ?? Date.now;
   const limiter = new RateLimiterRedis({
     storeClient: options.redis,
-    keyPrefix: redisKey(options.keyPrefix, 'read-rate'),
+    // No shared prefix: each key's counter is named whole below, under a hash tag of its own,
+    // so on a Redis Cluster the counters of many API keys spread over the masters.
+    keyPrefix: '',
     points: limit,
     duration: WINDOW_SECONDS,
     rejectIfRedisNotReady: true,
@@ -51,10 +53,11 @@ export function createReadRateLimiter(options: {
     };
   };
 
+  const counterKey = (keyId: string) => taggedRedisKey(options.keyPrefix, keyId, 'read-rate');
   return {
     async consume(keyId) {
       try {
-        return decide(true, await limiter.consume(keyId));
+        return decide(true, await limiter.consume(counterKey(keyId)));
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return decide(false, rejection);
         throw rejection; // the app's error handler logs it and answers 500

@@ -16,10 +16,13 @@ import {
   notifierPortEnv,
   positiveInt,
   previousWebhookSigningKeyEnv,
+  queueShardsConsumedEnv,
   readApiPortEnv,
   readDatabaseEnv,
+  redisDurabilityEnv,
   redisEnv,
   reportUnsubscribeKeyEnv,
+  requireConsumedShardsExist,
   requireWholeOverlap,
   serviceEnv,
   webhookSigningKeyEnv,
@@ -54,6 +57,7 @@ export const ingestGatewayConfigSchema = z
       'How long an attempt at a named batch that another attempt is reading waits for its answer before 503 batch_in_progress.',
     ),
     ...previousWebhookSigningKeyEnv,
+    ...redisDurabilityEnv,
   })
   .superRefine(requireWholeOverlap);
 export type IngestGatewayConfig = z.output<typeof ingestGatewayConfigSchema>;
@@ -87,23 +91,29 @@ export const readApiConfigSchema = z.object({
 });
 export type ReadApiConfig = z.output<typeof readApiConfigSchema>;
 
-export const crawlWorkerConfigSchema = z.object({
-  ...crawlWorkerPortEnv,
-  CRAWL_WORKER_CONCURRENCY: positiveInt(4).describe('Crawl batch jobs this process handles at once.'),
-  ...jobLockEnv,
-  CRAWL_EVENT_RETENTION_HOURS: positiveInt(72).describe(
-    "Raw crawl events are kept at least this long after receipt, then dropped a whole UTC day at a time (the day's partition) by the crawl worker's hourly maintenance and `ops db partitions`; daily counts are kept.",
-  ),
-  ...serviceEnv,
-});
+export const crawlWorkerConfigSchema = z
+  .object({
+    ...crawlWorkerPortEnv,
+    CRAWL_WORKER_CONCURRENCY: positiveInt(4).describe('Crawl batch jobs this process handles at once.'),
+    ...jobLockEnv,
+    CRAWL_EVENT_RETENTION_HOURS: positiveInt(72).describe(
+      "Raw crawl events are kept at least this long after receipt, then dropped a whole UTC day at a time (the day's partition) by the crawl worker's hourly maintenance and `ops db partitions`; daily counts are kept.",
+    ),
+    ...queueShardsConsumedEnv,
+    ...serviceEnv,
+  })
+  .superRefine(requireConsumedShardsExist);
 export type CrawlWorkerConfig = z.output<typeof crawlWorkerConfigSchema>;
 
-export const leadWorkerConfigSchema = z.object({
-  ...leadWorkerPortEnv,
-  LEAD_WORKER_CONCURRENCY: positiveInt(4).describe('Lead jobs this process handles at once.'),
-  ...jobLockEnv,
-  ...serviceEnv,
-});
+export const leadWorkerConfigSchema = z
+  .object({
+    ...leadWorkerPortEnv,
+    LEAD_WORKER_CONCURRENCY: positiveInt(4).describe('Lead jobs this process handles at once.'),
+    ...jobLockEnv,
+    ...queueShardsConsumedEnv,
+    ...serviceEnv,
+  })
+  .superRefine(requireConsumedShardsExist);
 export type LeadWorkerConfig = z.output<typeof leadWorkerConfigSchema>;
 
 export const notifierConfigSchema = z.object({

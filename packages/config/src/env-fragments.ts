@@ -43,6 +43,9 @@ export const readDatabaseEnv = {
     ),
 };
 
+const MAX_QUEUE_SHARDS = 256;
+const MAX_CLUSTER_NODES = 64;
+
 export const redisEnv = {
   REDIS_URL: redisUrl
     .default('redis://127.0.0.1:6379')
@@ -52,9 +55,88 @@ export const redisEnv = {
     .regex(/^\{[A-Za-z0-9_.:-]{1,64}\}$/, 'must be a Redis Cluster hash tag such as {vt}')
     .default('{vt}')
     .describe(
-      "Prefix of every Redis key of the deployment (BullMQ's and the service's own); a {hash tag} keeps them on one Redis Cluster slot.",
+      "Prefix of every Redis key of the deployment (BullMQ's and the service's own): a {hash tag}. On a Redis Cluster each queue shard takes a tag inside it ({vt:0}, {vt:1}, …), and per-property and per-key claims and limits one each ({vt:<id>}).",
+    ),
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .optional()
+    .transform((v, ctx) => (v === undefined || v.trim() === '' ? undefined : clusterNodes(v, ctx)))
+    .describe(
+      'Seed nodes of a Redis Cluster, `host:port,host:port,…` (a few suffice: the client learns the rest and follows failovers). Set, every connection is a cluster client and REDIS_URL only lends its user, password and TLS (rediss://) to every node. Unset: the one Redis at REDIS_URL.',
+    ),
+  QUEUE_SHARDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_QUEUE_SHARDS)
+    .default(1)
+    .describe(
+      'How many shards the crawl-batch and lead queues are split over, each on its own hash tag ({vt:0} … {vt:N-1}); a property always goes to the same shard. 1 is the one queue under QUEUE_PREFIX. Every process of a deployment must have the same value; change it only by the drain-then-switch procedure (Scaling Redis).',
     ),
 };
+
+/** What a worker of the sharded queues (crawl-batch, lead) reads: which shards it takes jobs from. */
+export const queueShardsConsumedEnv = {
+  QUEUE_SHARDS_CONSUMED: z
+    .string()
+    .optional()
+    .transform((v, ctx) => (v === undefined || v.trim() === '' ? undefined : shardList(v, ctx)))
+    .describe(
+      'Which queue shards this worker takes jobs from, `0,2` (numbers below QUEUE_SHARDS). Unset: all of them. Every shard needs a worker somewhere, or its properties wait.',
+    ),
+};
+
+/** Refuses a consumed shard that does not exist under QUEUE_SHARDS. */
+export function requireConsumedShardsExist(
+  config: { QUEUE_SHARDS: number; QUEUE_SHARDS_CONSUMED?: number[] },
+  ctx: z.RefinementCtx,
+): void {
+  const missing = (config.QUEUE_SHARDS_CONSUMED ?? []).filter((shard) => shard >= config.QUEUE_SHARDS);
+  if (missing.length > 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['QUEUE_SHARDS_CONSUMED'],
+      message: `names shard ${missing.join(', ')}, but QUEUE_SHARDS is ${config.QUEUE_SHARDS} (shards 0 to ${config.QUEUE_SHARDS - 1})`,
+    });
+  }
+}
+
+/**
+ * When the gateway's 202/200 is given (gateway only: it is the one that acknowledges senders).
+ * `replicated` waits for a replica's copy of the enqueue (Redis WAIT), so a master lost right
+ * after cannot take an acknowledged batch or lead with it.
+ */
+export const redisDurabilityEnv = {
+  REDIS_DURABILITY: z
+    .enum(['fast', 'replicated'], 'must be fast or replicated')
+    .default('fast')
+    .describe(
+      'fast: answer once the job is on the Redis master (a failover right after may lose it: Redis replicates asynchronously). replicated: answer only once REDIS_WAIT_REPLICAS replicas confirmed it (Redis WAIT), else 503 and the sender retries; costs a replication round trip per batch or lead (Guarantees).',
+    ),
+  REDIS_WAIT_REPLICAS: positiveInt(1).describe('In replicated mode, how many replicas must confirm each enqueue.'),
+  REDIS_WAIT_TIMEOUT_MS: positiveInt(1000).describe(
+    'In replicated mode, how long the gateway waits for the replicas before answering 503 (retry).',
+  ),
+};
+
+function clusterNodes(value: string, ctx: z.RefinementCtx): { host: string; port: number }[] | typeof z.NEVER {
+  const entries = value.split(',').map((entry) => entry.trim());
+  const nodes = entries.map((entry) => /^([A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\]):(\d{1,5})$/.exec(entry));
+  if (entries.length > MAX_CLUSTER_NODES || nodes.some((m) => !m || Number(m[2]) < 1 || Number(m[2]) > 65535)) {
+    ctx.addIssue({ code: 'custom', message: `must be up to ${MAX_CLUSTER_NODES} host:port entries, comma-separated` });
+    return z.NEVER;
+  }
+  return nodes.map((m) => ({ host: m![1]!.replace(/^\[|\]$/g, ''), port: Number(m![2]) }));
+}
+
+function shardList(value: string, ctx: z.RefinementCtx): number[] | typeof z.NEVER {
+  const entries = value.split(',').map((entry) => entry.trim());
+  if (entries.length > MAX_QUEUE_SHARDS || entries.some((entry) => !/^\d{1,3}$/.test(entry))) {
+    ctx.addIssue({ code: 'custom', message: 'must be shard numbers, comma-separated (0,2)' });
+    return z.NEVER;
+  }
+  return [...new Set(entries.map(Number))].sort((a, b) => a - b);
+}
 
 export const logEnv = {
   LOG_LEVEL: z

@@ -4,6 +4,7 @@ import {
   APP_CONFIG_SCHEMAS,
   ConfigError,
   consoleConfigSchema,
+  crawlWorkerConfigSchema,
   describeConfig,
   ingestGatewayConfigSchema,
   notifierConfigSchema,
@@ -12,6 +13,40 @@ import {
 } from './index.ts';
 
 describe('parseConfig', () => {
+  it('reads the Redis Cluster and shard variables; one Redis and one shard by default', () => {
+    const defaults = parseConfig('crawl-worker', crawlWorkerConfigSchema, {});
+    expect(defaults.REDIS_CLUSTER_NODES).toBeUndefined();
+    expect(defaults.QUEUE_SHARDS_CONSUMED).toBeUndefined();
+    expect(defaults.QUEUE_SHARDS).toBe(1);
+    expect(
+      parseConfig('crawl-worker', crawlWorkerConfigSchema, {
+        REDIS_CLUSTER_NODES: '127.0.0.1:7000, redis-b:7001',
+        QUEUE_SHARDS: '4',
+        QUEUE_SHARDS_CONSUMED: '3,1,1',
+      }),
+    ).toMatchObject({
+      REDIS_CLUSTER_NODES: [
+        { host: '127.0.0.1', port: 7000 },
+        { host: 'redis-b', port: 7001 },
+      ],
+      QUEUE_SHARDS: 4,
+      QUEUE_SHARDS_CONSUMED: [1, 3],
+    });
+    expect(parseConfig('ingest-gateway', ingestGatewayConfigSchema, {}).REDIS_DURABILITY).toBe('fast');
+  });
+
+  it('refuses a worker of a shard that does not exist, a bad node list and an unknown durability', () => {
+    expect(() =>
+      parseConfig('crawl-worker', crawlWorkerConfigSchema, { QUEUE_SHARDS: '2', QUEUE_SHARDS_CONSUMED: '0,2' }),
+    ).toThrow(/QUEUE_SHARDS_CONSUMED.*shard 2, but QUEUE_SHARDS is 2/);
+    expect(() => parseConfig('crawl-worker', crawlWorkerConfigSchema, { REDIS_CLUSTER_NODES: '127.0.0.1' })).toThrow(
+      /REDIS_CLUSTER_NODES/,
+    );
+    expect(() => parseConfig('ingest-gateway', ingestGatewayConfigSchema, { REDIS_DURABILITY: 'maybe' })).toThrow(
+      /REDIS_DURABILITY/,
+    );
+  });
+
   it('applies the documented defaults when nothing is set', () => {
     const config = parseConfig('read-api', readApiConfigSchema, {});
     expect(config.READ_API_PORT).toBe(3000);

@@ -23,5 +23,13 @@ export {
   weeklyReportsJob,
 } from './job-contracts.ts';
 export { batchedEnqueue, createQueue, enqueue, enqueueBulk } from './producer.ts';
+export { claimQueueLayout, QueueLayoutBusyError, queueLayoutGate } from './queue-layout.ts';
+export {
+  createShardedQueue,
+  isShardedQueue,
+  type ShardedQueue,
+  shardOfProperty,
+  shardPrefix,
+} from './queue-shards.ts';
 export { DELAY_FROM_ERROR_BACKOFF, delayFromError, RetryLaterError } from './retry-later.ts';
 export { createJobWorker } from './worker.ts';

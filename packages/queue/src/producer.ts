@@ -1,10 +1,10 @@
-import type { Redis } from '@vt/redis';
+import type { RedisConnection } from '@vt/redis';
 import { Queue } from 'bullmq';
 import type { z } from 'zod';
 import type { JobContract } from './job-contracts.ts';
 
 /** A queue for one job contract; created explicitly by the app that produces, never on import. */
-export function createQueue(contract: JobContract, connection: Redis, prefix: string): Queue {
+export function createQueue(contract: JobContract, connection: RedisConnection, prefix: string): Queue {
   return new Queue(contract.queue, { connection, prefix, defaultJobOptions: contract.options });
 }
 

@@ -1,4 +1,4 @@
-import type { Redis } from '@vt/redis';
+import type { RedisConnection } from '@vt/redis';
 import { type Job, Worker } from 'bullmq';
 import type { z } from 'zod';
 import type { JobContract } from './job-contracts.ts';
@@ -6,7 +6,7 @@ import { delayFromError } from './retry-later.ts';
 
 export interface JobWorkerOptions<S extends z.ZodType> {
   contract: JobContract<S>;
-  connection: Redis;
+  connection: RedisConnection;
   prefix: string;
   concurrency: number;
   /**

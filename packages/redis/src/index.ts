@@ -1,8 +1,12 @@
-export type { Redis } from 'ioredis';
+export type { Cluster, Redis } from 'ioredis';
 export {
   closeRedisConnection,
   createProducerConnection,
   createWorkerConnection,
+  type RedisClusterNode,
+  type RedisConnection,
   type RedisConnectionOptions,
 } from './connections.ts';
-export { redisKey } from './keys.ts';
+export { waitForReplicas } from './durability.ts';
+export { keySlot } from './key-slot.ts';
+export { redisKey, taggedRedisKey, withinTag } from './keys.ts';

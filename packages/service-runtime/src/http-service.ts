@@ -1,6 +1,6 @@
 import { createPrismaClient, type DatabaseConfig, type PrismaClient } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { closeRedisConnection, createProducerConnection, type Redis } from '@vt/redis';
+import { closeRedisConnection, createProducerConnection, type RedisClusterNode, type RedisConnection } from '@vt/redis';
 import type { Express } from 'express';
 import type { Registry } from 'prom-client';
 import { closeOnce } from './boot.ts';
@@ -14,13 +14,15 @@ import { createMetricsRegistry } from './metrics.ts';
 export interface HttpServiceConfig extends DatabaseConfig {
   HOST: string;
   REDIS_URL: string;
+  /** Set: Redis is a cluster reached through these seed nodes. */
+  REDIS_CLUSTER_NODES?: RedisClusterNode[];
 }
 
 /** What a service's app is built over: the process's connections and its health facts. */
 export interface HttpServiceResources {
   db: PrismaClient;
   /** Fails fast while Redis is away, so a request answers rather than hangs. */
-  redis: Redis;
+  redis: RedisConnection;
   registry: Registry;
   /** Postgres and Redis, for the app's /readyz. */
   readinessChecks: ReadinessCheck[];
@@ -52,6 +54,7 @@ export async function startHttpService(options: HttpServiceOptions): Promise<Ser
   const db = createPrismaClient(config, name);
   const redis = createProducerConnection({
     redisUrl: config.REDIS_URL,
+    clusterNodes: config.REDIS_CLUSTER_NODES,
     onError: (err) => logger.error({ err }, 'redis connection error'),
   });
   let closing = false;

@@ -114,9 +114,10 @@ export function watchQueueDepth(registry: Registry, queues: readonly Queue[]): v
           ).catch(() => undefined);
           if (!counts) return;
           const of = (state: string) => counts[state] ?? 0;
-          this.set({ queue: queue.name, state: 'waiting' }, of('waiting') + of('prioritized'));
+          // Added, not set: a sharded queue's shards (one Queue each, one name) report their sum.
+          this.inc({ queue: queue.name, state: 'waiting' }, of('waiting') + of('prioritized'));
           for (const state of ['delayed', 'active', 'failed'] as const)
-            this.set({ queue: queue.name, state }, of(state));
+            this.inc({ queue: queue.name, state }, of(state));
         }),
       );
     },

@@ -1,6 +1,6 @@
 import type { Logger } from '@vt/logger';
 import { createJobWorker, type JobContract, type Worker } from '@vt/queue';
-import type { Redis } from '@vt/redis';
+import type { RedisConnection } from '@vt/redis';
 import type { z } from 'zod';
 import type { JobMetrics } from './job-metrics.ts';
 
@@ -57,7 +57,7 @@ export function jobWorker<S extends z.ZodType>(spec: JobWorkerSpec<S>): QueueJob
 }
 
 export interface ObservedJobWorkerDeps {
-  connection: Redis;
+  connection: RedisConnection;
   prefix: string;
   lockMs: number | undefined;
   logger: Logger;

@@ -1,7 +1,12 @@
 import { createPrismaClient, type DatabaseConfig, type PrismaClient, processedJobsPruneTask } from '@vt/db';
 import type { Logger } from '@vt/logger';
-import { createQueue, type JobContract, type Queue } from '@vt/queue';
-import { closeRedisConnection, createProducerConnection, createWorkerConnection } from '@vt/redis';
+import { createQueue, isShardedQueue, type JobContract, type Queue, shardPrefix } from '@vt/queue';
+import {
+  closeRedisConnection,
+  createProducerConnection,
+  createWorkerConnection,
+  type RedisClusterNode,
+} from '@vt/redis';
 import type { Registry } from 'prom-client';
 import { closeOnce } from './boot.ts';
 import { pingPostgres, pingRedis } from './dependency-checks.ts';
@@ -17,7 +22,13 @@ export type { JobOutcome } from './job-worker.ts';
 export interface QueueWorkerConfig extends DatabaseConfig {
   HOST: string;
   REDIS_URL: string;
+  /** Set: Redis is a cluster reached through these seed nodes. */
+  REDIS_CLUSTER_NODES?: RedisClusterNode[];
   QUEUE_PREFIX: string;
+  /** How many shards the sharded queues (crawl-batch, lead) are split over; 1 when absent. */
+  QUEUE_SHARDS?: number;
+  /** Which of those shards this process works; all when absent. */
+  QUEUE_SHARDS_CONSUMED?: number[];
   /** How long a hold on a job lasts unrenewed; BullMQ's 30 s when absent. */
   JOB_LOCK_SECONDS?: number;
 }
@@ -66,35 +77,41 @@ export async function startQueueWorker(
   const { name, config, logger } = options;
   const db = createPrismaClient(config, name);
   const onError = (err: unknown) => logger.error({ err }, 'redis connection error');
-  const redis = createWorkerConnection({ redisUrl: config.REDIS_URL, onError });
-  const producer = options.enqueues ? createProducerConnection({ redisUrl: config.REDIS_URL, onError }) : undefined;
+  const target = { redisUrl: config.REDIS_URL, clusterNodes: config.REDIS_CLUSTER_NODES, onError };
+  const redis = createWorkerConnection(target);
+  const producer = options.enqueues ? createProducerConnection(target) : undefined;
   const registry = createMetricsRegistry(name);
   const jobMetrics = createJobMetrics(registry);
   // Without a producer, queues only read their depth at scrape time, over the worker's own
   // connection (BullMQ's blocking reads use a connection of their own); a scrape waits at most a
   // second for it.
   const queues = new Map<string, Queue>();
-  const queue = (contract: JobContract) => {
-    let made = queues.get(contract.queue);
+  const queueAt = (contract: JobContract, prefix: string) => {
+    const id = `${prefix}:${contract.queue}`;
+    let made = queues.get(id);
     if (!made) {
-      made = createQueue(contract, producer ?? redis, config.QUEUE_PREFIX);
-      queues.set(contract.queue, made);
+      made = createQueue(contract, producer ?? redis, prefix);
+      queues.set(id, made);
     }
     return made;
   };
+  const queue = (contract: JobContract) => queueAt(contract, config.QUEUE_PREFIX);
+  const shards = config.QUEUE_SHARDS ?? 1;
+  const consumed = config.QUEUE_SHARDS_CONSUMED ?? Array.from({ length: shards }, (_, shard) => shard);
+  // A sharded queue is worked once per consumed shard, each shard a queue of its own hash tag.
+  const prefixesOf = (contract: JobContract) =>
+    isShardedQueue(contract)
+      ? consumed.map((shard) => shardPrefix(config.QUEUE_PREFIX, shard, shards))
+      : [config.QUEUE_PREFIX];
 
   const specs = await options.workers({ db, registry, queue });
   const lockMs = config.JOB_LOCK_SECONDS === undefined ? undefined : config.JOB_LOCK_SECONDS * 1000;
-  const workers = specs.map((spec) => {
-    queue(spec.contract); // every queue worked, for its depth
-    return spec.create({
-      connection: redis,
-      prefix: config.QUEUE_PREFIX,
-      lockMs,
-      logger,
-      jobMetrics,
-    });
-  });
+  const workers = specs.flatMap((spec) =>
+    prefixesOf(spec.contract).map((prefix) => {
+      queueAt(spec.contract, prefix); // every queue worked, for its depth
+      return spec.create({ connection: redis, prefix, lockMs, logger, jobMetrics });
+    }),
+  );
   watchQueueDepth(registry, [...queues.values()]);
 
   let closing = false;
@@ -121,7 +138,10 @@ export async function startQueueWorker(
       timer.unref();
       return timer;
     });
-  logger.info({ port: server.port, queues: specs.map((spec) => spec.contract.queue) }, `${name} started`);
+  logger.info(
+    { port: server.port, queues: specs.map((spec) => spec.contract.queue), shards, consumedShards: consumed },
+    `${name} started`,
+  );
   return {
     port: server.port,
     queue,

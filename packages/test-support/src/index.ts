@@ -38,5 +38,11 @@ export {
   sampleSum,
   scrape,
 } from './prometheus.ts';
+export {
+  type ClusterNodeProcess,
+  type RunningRedisCluster,
+  startRedisCluster,
+  startRedisWithReplica,
+} from './redis-cluster.ts';
 export { type StreamingReplica, startStreamingReplica } from './streaming-replica.ts';
 export { isolatedQueuePrefix, runScratchDir, testEnv } from './test-env.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Redis, redisKey } from '@vt/redis';
+import { type RedisConnection, taggedRedisKey } from '@vt/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface SignInLimits {
@@ -26,18 +26,25 @@ const digest = (text: string) => createHash('sha256').update(text).digest('base6
  * ends, whether the password is right or not. Unknown emails count like known ones, so the limit
  * says nothing about which accounts exist. If Redis is away each replica counts in memory.
  */
-export function createSignInLimiter(options: { redis: Redis; keyPrefix: string } & SignInLimits): SignInLimiter {
-  const limiter = (name: string, points: number) =>
+export function createSignInLimiter(
+  options: { redis: RedisConnection; keyPrefix: string } & SignInLimits,
+): SignInLimiter {
+  // Each counter is named whole by `counterOf`, under a hash tag of its own (the digest), so on a
+  // Redis Cluster the counters spread over the masters rather than crowd the prefix's one slot.
+  const limiter = (points: number) =>
     new RateLimiterRedis({
       storeClient: options.redis,
-      keyPrefix: redisKey(options.keyPrefix, name),
+      keyPrefix: '',
       points,
       duration: options.windowSeconds,
       rejectIfRedisNotReady: true,
       insuranceLimiter: new RateLimiterMemory({ points, duration: options.windowSeconds }),
     });
-  const byEmail = limiter('sign-in-email', options.failuresPerEmail);
-  const byClient = limiter('sign-in-client', options.failuresPerClient);
+  const byEmail = limiter(options.failuresPerEmail);
+  const byClient = limiter(options.failuresPerClient);
+  const emailKey = (email: string) => counterOf('sign-in-email', email);
+  const clientKey = (client: string) => counterOf('sign-in-client', client);
+  const counterOf = (name: string, text: string) => taggedRedisKey(options.keyPrefix, digest(text), name);
 
   const secondsLeft = async (rl: RateLimiterRedis, key: string, points: number) => {
     const res = await rl.get(key);
@@ -54,16 +61,16 @@ export function createSignInLimiter(options: { redis: Redis; keyPrefix: string }
   return {
     async blockedFor(email, client) {
       const [a, b] = await Promise.all([
-        secondsLeft(byEmail, digest(email), options.failuresPerEmail),
-        secondsLeft(byClient, digest(client), options.failuresPerClient),
+        secondsLeft(byEmail, emailKey(email), options.failuresPerEmail),
+        secondsLeft(byClient, clientKey(client), options.failuresPerClient),
       ]);
       return Math.max(a, b);
     },
     async recordFailure(email, client) {
-      await Promise.all([consume(byEmail, digest(email)), consume(byClient, digest(client))]);
+      await Promise.all([consume(byEmail, emailKey(email)), consume(byClient, clientKey(client))]);
     },
     async recordSuccess(email) {
-      await byEmail.delete(digest(email));
+      await byEmail.delete(emailKey(email));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { COLLECT_NOW_LIMIT } from '@vt/contracts/console';
 import { answerScheduleJob, enqueue, type Queue } from '@vt/queue';
-import { type Redis, redisKey } from '@vt/redis';
+import { type RedisConnection, redisKey } from '@vt/redis';
 
 /** Starting a collection for one property from the console: limited, then queued for the collector. */
 export interface CollectNow {
@@ -20,7 +20,7 @@ export interface CollectNow {
  * (prompt × platform × day) however it was started.
  */
 export function createCollectNow(options: {
-  redis: Redis;
+  redis: RedisConnection;
   keyPrefix: string;
   queue: Queue;
   now: () => Date;

@@ -1,5 +1,5 @@
 import { INVITATION_LIMIT } from '@vt/contracts/console';
-import { type Redis, redisKey } from '@vt/redis';
+import { type RedisConnection, redisKey } from '@vt/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface InvitationLimits {
@@ -26,7 +26,7 @@ export interface InvitationLimiter {
  * deployment a spam relay.
  */
 export function createInvitationLimiter(
-  options: { redis: Redis; keyPrefix: string } & Partial<InvitationLimits>,
+  options: { redis: RedisConnection; keyPrefix: string } & Partial<InvitationLimits>,
 ): InvitationLimiter {
   const windowSeconds = options.windowSeconds ?? INVITATION_LIMIT.windowSeconds;
   const limiter = (name: string, points: number) =>

@@ -5,13 +5,14 @@ import { constantTimeEqual, deriveVercelDrainSecret, verifyCrawlToken } from '@v
 import type { PrismaClient, Property } from '@vt/db';
 import type { DeliveryAttempt, DeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
-import { crawlBatchJob, crawlBatchJobs, enqueueBulk, type Queue } from '@vt/queue';
-import type { Redis } from '@vt/redis';
+import { crawlBatchJob, crawlBatchJobs, enqueueBulk, type ShardedQueue } from '@vt/queue';
+import type { RedisConnection } from '@vt/redis';
 import { type Request, type Response, Router } from 'express';
 import { Counter, type Registry } from 'prom-client';
 import { discardRestOfBody } from '../discard-rest-of-body.ts';
 import { findPropertyById } from '../property-lookup.ts';
 import { crawlRejection, type Rejection, sendRejection } from '../rejections.ts';
+import { NotReplicatedError, type ReplicatedDurability, replicaConfirmation } from '../replica-confirmation.ts';
 import { BatchClassifier, type BatchSummary, type IpVerifier } from './batch-classifier.ts';
 import {
   type BodyLimits,
@@ -31,9 +32,12 @@ export interface CrawlIngestDeps {
   db: PrismaClient;
   /** The gateway's one delivery-log writer, shared with the lead webhook. */
   deliveryLog: DeliveryLogWriter;
-  queue: Queue;
+  /** The crawl-batch queue's shards; a batch goes to its property's. */
+  queue: ShardedQueue;
   /** Claims named batches (the producer connection: fails fast while Redis is away). */
-  redis: Redis;
+  redis: RedisConnection;
+  /** REDIS_DURABILITY=replicated: 202 only once replicas hold the batch's jobs; fast when absent. */
+  durability?: ReplicatedDurability;
   /** Namespaces the claims (the deployment's queue prefix). */
   keyPrefix: string;
   /** How long named batches are remembered and waited for; the defaults when absent. */
@@ -221,11 +225,15 @@ async function ingestBatch(
         // All chunks in one addBulk, so a 202 means every one is queued. If it fails part-way, the
         // chunks already in stay: a named batch's retry (its claim is released below) names its
         // chunks alike and they count once; an unnamed batch's retry counts them twice (CRAWL-19).
-        await enqueueBulk(deps.queue, crawlBatchJob, crawlBatchJobs(batch, read.events, deps.maxEventsPerJob));
+        await deps.queue.ready();
+        const queue = deps.queue.forProperty(property.id);
+        await enqueueBulk(queue, crawlBatchJob, crawlBatchJobs(batch, read.events, deps.maxEventsPerJob));
+        await replicaConfirmation(deps.redis, deps.durability)(queue);
       } catch (err) {
         deps.logger.error({ err, propertyId: property.id }, 'could not enqueue crawl batch');
         const counts = { linesReceived: read.received, linesKept: 0, idempotencyKey: batchName };
-        return await refuse(crawlRejection('queue_unavailable'), counts);
+        const reason = err instanceof NotReplicatedError ? 'not_replicated' : 'queue_unavailable';
+        return await refuse(crawlRejection(reason), counts);
       }
     }
     // Queued: the batch is accepted whatever happens to its claim from here. A claim that cannot

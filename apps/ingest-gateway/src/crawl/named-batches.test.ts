@@ -82,7 +82,7 @@ describe('claimNamedBatch', () => {
     const first = await claimNamedBatch(redis, prefix, p, 'a name with spaces / and : colons', quick);
     if (first.kind !== 'first') throw new Error('expected the first claim');
     await first.settle({ kept: 3, received: 4 });
-    const keys = await redis.keys(`${prefix}:named-batch:*`);
+    const keys = await redis.keys(`${prefix.slice(0, -1)}:*}:named-batch`);
     expect(keys.some((k) => k.includes('colons') || k.includes(p))).toBe(false);
     const values = await Promise.all(keys.map((k) => redis.get(k)));
     expect(values).toContain(JSON.stringify({ kept: 3, received: 4 }));

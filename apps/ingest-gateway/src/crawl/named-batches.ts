@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { nameBasedUuid } from '@vt/credentials';
-import { type Redis, redisKey } from '@vt/redis';
+import { type RedisConnection, taggedRedisKey } from '@vt/redis';
 
 /** The figures a named batch was accepted with, which every repeat is answered with. */
 export interface NamedBatchFigures {
@@ -57,7 +57,7 @@ const RENEW_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis
  *    `rememberSeconds` (24 h) whatever the log holds.
  */
 export async function claimNamedBatch(
-  redis: Redis,
+  redis: RedisConnection,
   keyPrefix: string,
   propertyId: string,
   idempotencyKey: string,
@@ -98,10 +98,11 @@ export async function claimNamedBatch(
 /**
  * Where a named batch's claim lives. Hashed, so a 200-character key of any bytes makes a short,
  * safe Redis key. Not under `crawl-batch:`: that is the crawl queue's own namespace, where the
- * same id names the batch's job.
+ * same id names the batch's job. The id is its own hash tag, so on a Redis Cluster the claims
+ * spread over the masters (and the key still names neither the property nor the key in clear).
  */
 export const namedBatchKey = (keyPrefix: string, propertyId: string, idempotencyKey: string) =>
-  redisKey(keyPrefix, 'named-batch', namedBatchId(propertyId, idempotencyKey));
+  taggedRedisKey(keyPrefix, namedBatchId(propertyId, idempotencyKey), 'named-batch');
 
 /**
  * A named batch's id, the same on every attempt that carries its Idempotency-Key, on any replica:

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LeadResult } from '@vt/contracts';
-import { type Redis, redisKey } from '@vt/redis';
+import { type RedisConnection, taggedRedisKey } from '@vt/redis';
 
 /** How long the first answer to an x-webhook-id is remembered for a duplicate delivery. */
 const DUPLICATE_WINDOW_SECONDS = 24 * 3600;
@@ -27,13 +27,14 @@ export function deriveLeadId(propertyId: string, eventId: string): string {
  * a lead is stored once: the lead id derives from the x-webhook-id and `leads` is unique on it.
  */
 export async function claimFirstAnswer(
-  redis: Redis,
+  redis: RedisConnection,
   keyPrefix: string,
   propertyId: string,
   eventId: string,
   answer: LeadResult,
 ): Promise<LeadResult | null> {
-  const key = redisKey(keyPrefix, 'lead-event', propertyId, eventId);
+  // Tagged by its property: on a Redis Cluster the remembered answers spread over the masters.
+  const key = taggedRedisKey(keyPrefix, propertyId, 'lead-event', eventId);
   const first = (await redis.call(
     'SET',
     key,

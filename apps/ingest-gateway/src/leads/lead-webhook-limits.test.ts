@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { deriveWebhookSecret } from '@vt/credentials';
 import { recentDeliveries } from '@vt/delivery-log';
+import { taggedRedisKey } from '@vt/redis';
 import { testEnv } from '@vt/test-support';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -481,7 +482,7 @@ describe('lead webhook delivery log size', () => {
     expect(retry.status).toBe(200);
     expect(retry.body).toStrictEqual({ ...first.body, warnings: ['duplicate_event'] });
     expect(await leadJobsOf(property.id)).toHaveLength(1);
-    const ttl = await h.redis.ttl(`${h.keyPrefix}:lead-event:${property.id}:order-43`);
+    const ttl = await h.redis.ttl(taggedRedisKey(h.keyPrefix, property.id, 'lead-event', 'order-43'));
     expect(ttl).toBeGreaterThan(86340);
     expect(ttl).toBeLessThanOrEqual(86400);
   });

@@ -8,14 +8,15 @@ import {
 } from '@vt/credentials';
 import type { DeliveryAttempt, DeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
-import { batchedEnqueue, leadJob, type Queue } from '@vt/queue';
-import type { Redis } from '@vt/redis';
+import { batchedEnqueue, leadJob, type ShardedQueue } from '@vt/queue';
+import type { RedisConnection } from '@vt/redis';
 import type { Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { Registry } from 'prom-client';
 import { discardRestOfBody } from '../discard-rest-of-body.ts';
 import type { PropertyLookup } from '../property-lookup.ts';
 import { leadRejection, type Rejection, sendRejection, type WebhookHeaders } from '../rejections.ts';
+import { NotReplicatedError, type ReplicatedDurability, replicaConfirmation } from '../replica-confirmation.ts';
 import { claimFirstAnswer, deriveLeadId } from './lead-duplicates.ts';
 import { type LeadRefusalReason, leadWebhookMetrics } from './lead-metrics.ts';
 import { readLeadPayload } from './lead-payload.ts';
@@ -24,9 +25,12 @@ import { readCappedBody } from './read-capped-body.ts';
 export interface LeadWebhookDeps {
   properties: PropertyLookup;
   deliveryLog: DeliveryLogWriter;
-  queue: Queue;
+  /** The lead queue's shards; a lead goes to its property's. */
+  queue: ShardedQueue;
   /** Remembers each x-webhook-id's first answer (the producer connection is fine). */
-  redis: Redis;
+  redis: RedisConnection;
+  /** REDIS_DURABILITY=replicated: 200 only once replicas hold the lead's job; fast when absent. */
+  durability?: ReplicatedDurability;
   /** Namespaces the remembered answers (the deployment's queue prefix). */
   keyPrefix: string;
   logger: Logger;
@@ -99,7 +103,8 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
   };
   // Concurrent leads share one Redis pipeline per event-loop turn: far less CPU per lead than an
   // add each, measured in the webhook bench.
-  const enqueueLead = batchedEnqueue(deps.queue, leadJob);
+  const enqueueByShard = new Map(deps.queue.shards.map((queue) => [queue, batchedEnqueue(queue, leadJob)]));
+  const confirmReplicated = replicaConfirmation(deps.redis, deps.durability);
   const metrics = leadWebhookMetrics(deps.registry);
   const turnAway = (res: Response, refusal: Rejection<LeadRefusalReason>) => {
     metrics.refused(refusal.code);
@@ -178,10 +183,13 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
       // was queued, never one whose enqueue failed or never happened.
       const receivedAt = new Date(now()).toISOString();
       const job = { leadId, propertyId: property.id, eventId, receivedAt, lead: payload.lead, platform };
-      await enqueueLead(job, leadId);
+      await deps.queue.ready();
+      const queue = deps.queue.forProperty(property.id);
+      await enqueueByShard.get(queue)!(job, leadId);
+      await confirmReplicated(queue);
     } catch (err) {
       deps.logger.error({ err, propertyId: property.id }, 'could not enqueue lead');
-      return refuse(leadRejection('storage_failed'), text);
+      return refuse(leadRejection(err instanceof NotReplicatedError ? 'not_replicated' : 'storage_failed'), text);
     }
     const result: LeadResult = {
       leadId,

@@ -2,7 +2,14 @@ import { deriveCrawlToken } from '@vt/credentials';
 import type { Plan, Property } from '@vt/db';
 import { crawlConnectionStatus, createDeliveryLogWriter, recentDeliveries } from '@vt/delivery-log';
 import { createLogger } from '@vt/logger';
-import { type CrawlBatchJobData, crawlBatchJob, createQueue, type LeadJobData, leadJob } from '@vt/queue';
+import {
+  type CrawlBatchJobData,
+  crawlBatchJob,
+  createShardedQueue,
+  type LeadJobData,
+  leadJob,
+  type Queue,
+} from '@vt/queue';
 import { closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry, type ReadinessCheck } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-support';
@@ -29,8 +36,11 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
   const db = testDb();
   const redis = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
   const prefix = isolatedQueuePrefix();
-  const queue = createQueue(crawlBatchJob, redis, prefix);
-  const leadQueue = createQueue(leadJob, redis, prefix);
+  // One shard: the harness's queues are exactly its prefix's, as with QUEUE_SHARDS=1.
+  const crawlShards = createShardedQueue(crawlBatchJob, redis, prefix, 1);
+  const leadShards = createShardedQueue(leadJob, redis, prefix, 1);
+  const [queue] = crawlShards.shards as [Queue];
+  const [leadQueue] = leadShards.shards as [Queue];
   let verifier: IpVerifier = { verify: (_op, ip) => (ip ? 'unverified' : 'unverifiable') };
   const logger = createLogger({ name: 'ingest-gateway', level: 'silent' });
   const registry = createMetricsRegistry('ingest-gateway');
@@ -43,7 +53,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     leadWebhook: {
       properties: cachedPropertyLookup(db, 0),
       deliveryLog,
-      queue: leadQueue,
+      queue: leadShards,
       redis,
       keyPrefix: prefix,
       logger,
@@ -54,7 +64,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     crawlIngest: {
       db,
       deliveryLog,
-      queue,
+      queue: crawlShards,
       redis,
       keyPrefix: prefix,
       logger,

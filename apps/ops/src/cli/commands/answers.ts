@@ -46,7 +46,11 @@ const collectInput = z.object({ day: z.iso.date().optional() });
  */
 export async function requestCollection(ctx: OpsContext, options: unknown) {
   const { day } = parseOptions(collectInput, options);
-  const redis = createProducerConnection({ redisUrl: ctx.config.REDIS_URL, onError: () => {} });
+  const redis = createProducerConnection({
+    redisUrl: ctx.config.REDIS_URL,
+    clusterNodes: ctx.config.REDIS_CLUSTER_NODES,
+    onError: () => {},
+  });
   const queue = createQueue(answerScheduleJob, redis, ctx.config.QUEUE_PREFIX);
   try {
     const date = day ?? formatUtcDay(utcDay(new Date()));
