@@ -110,7 +110,7 @@ describe.each(layouts)('%s', (_files, layout) => {
   it('names only defined services in depends_on, each with a condition Compose knows', () => {
     for (const [name, service] of Object.entries(layout.services)) {
       const dependencies = Array.isArray(service.depends_on)
-        ? service.depends_on.map((on) => [on, {}] as const)
+        ? service.depends_on.map((on): [string, { condition?: string }] => [on, {}])
         : Object.entries(service.depends_on ?? {});
       for (const [on, { condition }] of dependencies) {
         expect(Object.keys(layout.services), `${name} depends on ${on}`).toContain(on);
