@@ -1,7 +1,10 @@
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { execFile, spawn } from 'node:child_process';
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { startRedisCluster } from '@vt/test-support';
+import { freePort, startRedisCluster, testEnv } from '@vt/test-support';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
   appServicesOf,
@@ -18,7 +21,8 @@ import {
 // docker-compose.scale.yml merged over docker-compose.yml: a Redis Cluster of three masters and
 // three replicas and a Postgres streaming replica, with the apps pointed at them. The checks every
 // layout passes (schemas, dependencies, images, mounts) are in deployment.test.ts; these are the
-// scale layout's own. The cluster's init script runs for real against redis-servers on loopback.
+// scale layout's own. Both scripts also run for real on loopback: the cluster's init script over
+// fresh redis-servers, the replica's entrypoint against the run's Postgres.
 
 const run = promisify(execFile);
 const layout = loadCompose('docker-compose.yml', 'docker-compose.scale.yml');
@@ -152,9 +156,18 @@ describe('docker-compose.scale.yml: the Postgres replica', () => {
     expect(script).toMatch(/^exec docker-entrypoint\.sh "\$@"$/m);
   });
 
-  it('replica entrypoint: is valid bash', async () => {
-    await expect(run('bash', ['-n', resolve(root, 'deploy/postgres/replica-entrypoint.sh')])).resolves.toBeDefined();
-  });
+  it("replica entrypoint: copies the run's Postgres into an empty directory under its own slot, and starts the copy as a standby", async () => {
+    const replica = await runReplicaEntrypoint();
+    try {
+      expect(await replica.query('SELECT pg_is_in_recovery() AS standby')).toEqual({ standby: true });
+      const slot = await onPrimary((client) =>
+        client.query('SELECT active FROM pg_replication_slots WHERE slot_name = $1', [replica.slot]),
+      );
+      expect(slot.rows).toEqual([{ active: true }]);
+    } finally {
+      await replica.stop();
+    }
+  }, 120_000);
 
   it('reads what tolerates lag from the replica on the read API and the console only; everything writes to the primary', () => {
     for (const { name, app, service } of appServices) {
@@ -165,3 +178,106 @@ describe('docker-compose.scale.yml: the Postgres replica', () => {
     }
   });
 });
+
+async function onPrimary<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const url = new URL(testEnv.DATABASE_URL);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Runs deploy/postgres/replica-entrypoint.sh as the container would (as root, PGDATA empty) against
+ * the run's Postgres, with two stand-ins for what the image provides: `gosu` (runuser) and the
+ * image's `docker-entrypoint.sh`, which here only writes the configuration Debian keeps outside the
+ * data directory (a port of its own on loopback) and runs the copy's postgres in the foreground.
+ */
+async function runReplicaEntrypoint() {
+  const dir = await mkdtemp(join(tmpdir(), 'vt-compose-replica-'));
+  const { stdout: uid } = await run('id', ['-u', 'postgres']);
+  const { stdout: gid } = await run('id', ['-g', 'postgres']);
+  await chown(dir, Number(uid), Number(gid));
+  const [bin, port] = [join(dir, 'bin'), await freePort()];
+  const { stdout: postgresBin } = await run('pg_config', ['--bindir']);
+  await mkdir(bin);
+  const shims = {
+    gosu: '#!/bin/sh\nuser="$1"; shift\nexec runuser -u "$user" -- "$@"\n',
+    'docker-entrypoint.sh': [
+      '#!/bin/sh',
+      'shift # postgres',
+      `printf "port = ${port}\\nlisten_addresses = '127.0.0.1'\\nunix_socket_directories = '${dir}'\\n" > "$PGDATA/postgresql.conf"`,
+      `printf "local all all trust\\nhost all all 127.0.0.1/32 trust\\n" > "$PGDATA/pg_hba.conf"`,
+      'touch "$PGDATA/pg_ident.conf"',
+      'chown postgres:postgres "$PGDATA"/*.conf',
+      `exec runuser -u postgres -- ${postgresBin.trim()}/postgres -D "$PGDATA" "$@"`,
+      '',
+    ].join('\n'),
+  };
+  for (const [name, text] of Object.entries(shims)) {
+    await writeFile(join(bin, name), text);
+    await chmod(join(bin, name), 0o755);
+  }
+  const primary = new URL(testEnv.DATABASE_URL);
+  const slot = `vt_test_replica_${process.pid}_compose`;
+  const child = spawn(
+    'bash',
+    [resolve(root, 'deploy/postgres/replica-entrypoint.sh'), 'postgres', '-c', 'hot_standby=on'],
+    {
+      cwd: dir,
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        PGDATA: join(dir, 'data'),
+        PRIMARY_HOST: primary.hostname,
+        PRIMARY_PORT: primary.port || '5432',
+        REPLICATION_SLOT: slot,
+      },
+    },
+  );
+  const exited = new Promise((done) => child.once('exit', done));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      // SIGTERM: runuser passes it on to postgres (a smart shutdown), SIGINT it keeps for itself.
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await rm(dir, { recursive: true, force: true });
+    await onPrimary((client) =>
+      client.query('SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1', [slot]),
+    );
+  };
+  const query = async (sql: string) => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+    await client.connect();
+    try {
+      return (await client.query(sql)).rows[0] as unknown;
+    } finally {
+      await client.end();
+    }
+  };
+  try {
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`replica-entrypoint.sh exited with ${child.exitCode}`);
+      if (
+        await query('SELECT 1').then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      if (Date.now() > deadline) throw new Error('the replica did not answer in time');
+      await new Promise((done) => setTimeout(done, 200));
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { slot, query, stop };
+}
