@@ -1,94 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { APP_CONFIG_SCHEMAS, parseConfig } from '@vt/config';
+import { APP_CONFIG_SCHEMAS } from '@vt/config';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import {
+  type AppName,
+  appOf,
+  appServicesOf,
+  type ComposeLayout,
+  configOf,
+  joinCommand,
+  loadCompose,
+  rawEnvironment,
+  readRepoFile,
+  root,
+} from './compose-files.ts';
 
 // No Docker engine runs in CI, so the deployment files are checked statically: every app service in
-// docker-compose.yml must start with the environment it is given, and the Dockerfile must build
-// the way the rest of the project installs.
+// docker-compose.yml, and in it with docker-compose.scale.yml merged over it, must start with the
+// environment it is given, and the Dockerfile must build the way the rest of the project installs.
 
-type AppName = keyof typeof APP_CONFIG_SCHEMAS;
-type CommandLine = string | string[] | undefined;
-
-interface ComposeService {
-  image?: string;
-  build?: string | { context?: string; dockerfile?: string };
-  command?: CommandLine;
-  entrypoint?: CommandLine;
-  environment?: Record<string, string | number | boolean | null> | string[];
-  ports?: unknown[];
-  container_name?: string;
-  profiles?: string[];
-  healthcheck?: { test?: CommandLine };
-  depends_on?: Record<string, { condition?: string }> | string[];
-  stop_grace_period?: string;
-}
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const readRepoFile = (path: string) => readFileSync(join(root, path), 'utf8');
-
-const compose = parse(readRepoFile('docker-compose.yml'), { merge: true }) as {
-  services: Record<string, ComposeService>;
-};
-const services = Object.entries(compose.services);
+const compose = loadCompose('docker-compose.yml');
 const dockerfile = readRepoFile('Dockerfile');
-
-const joinCommand = (line: CommandLine) => (Array.isArray(line) ? line.join(' ') : (line ?? ''));
-
-/** The app a service runs, from the compiled `apps/<app>/dist/main.js` in its entrypoint or command. */
-function appOf(service: ComposeService): AppName | undefined {
-  const line = `${joinCommand(service.entrypoint)} ${joinCommand(service.command)}`;
-  const name = /^node apps\/([a-z-]+)\/dist\/main\.js\b/.exec(line.trim())?.[1];
-  if (name === undefined) return undefined;
-  if (!(name in APP_CONFIG_SCHEMAS)) throw new Error(`service runs unknown app ${name}`);
-  return name as AppName;
-}
-
-const appServices = services.flatMap(([name, service]) => {
-  const app = appOf(service);
-  return app ? [{ name, service, app }] : [];
-});
-const workerServices = appServices.filter((s) => s.app === 'crawl-worker' || s.app === 'lead-worker');
-
-const INTERPOLATION = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g;
-
-/**
- * Resolves Compose interpolation as `docker compose` would with a .env holding only the required
- * variables: `${VAR:?msg}` gets a 40-character secret, `${VAR:-default}` its default.
- */
-function interpolate(value: string): string {
-  if (value.replace(INTERPOLATION, '').includes('$')) throw new Error(`unsupported interpolation in ${value}`);
-  return value.replace(INTERPOLATION, (match, _name, operator: string | undefined, argument: string) => {
-    if (match === '$$') return '$';
-    if (operator === undefined) return '';
-    return operator.endsWith('?') ? randomBytes(20).toString('hex') : argument;
-  });
-}
-
-/** The raw `environment:` of a service as a map, list form included. */
-function rawEnvironment(service: ComposeService): Record<string, string | undefined> {
-  const entries = Array.isArray(service.environment)
-    ? service.environment.map((line) => {
-        const at = line.indexOf('=');
-        return at === -1 ? [line, undefined] : [line.slice(0, at), line.slice(at + 1)];
-      })
-    : Object.entries(service.environment ?? {}).map(([key, value]) => [
-        key,
-        value === null ? undefined : String(value),
-      ]);
-  return Object.fromEntries(entries);
-}
-
-function environmentOf(service: ComposeService): Record<string, string | undefined> {
-  const env = rawEnvironment(service);
-  return Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value && interpolate(value)]));
-}
-
-const configOf = (app: AppName, service: ComposeService) =>
-  parseConfig(app, APP_CONFIG_SCHEMAS[app], environmentOf(service)) as Record<string, unknown>;
 
 const portVariableOf = (app: AppName) => Object.keys(APP_CONFIG_SCHEMAS[app].shape).find((k) => k.endsWith('_PORT'));
 
@@ -98,7 +30,16 @@ function seconds(duration: string): number {
   return Number(match[1]) / ({ ms: 1000, s: 1, m: 1 / 60 } as const)[match[2] as 'ms' | 's' | 'm'];
 }
 
-describe('docker-compose.yml', () => {
+// The checks every layout must pass: the default, and the scale layout merged over it.
+const layouts: [string, ComposeLayout][] = [
+  ['docker-compose.yml', compose],
+  ['docker-compose.yml + docker-compose.scale.yml', loadCompose('docker-compose.yml', 'docker-compose.scale.yml')],
+];
+
+describe.each(layouts)('%s', (_files, layout) => {
+  const appServices = appServicesOf(layout);
+  const workerServices = appServices.filter((s) => s.app === 'crawl-worker' || s.app === 'lead-worker');
+
   it('has a service for every app except ops, started without a profile', () => {
     const started = appServices.filter((s) => !s.service.profiles?.length).map((s) => s.app);
     for (const app of Object.keys(APP_CONFIG_SCHEMAS).filter((a) => a !== 'ops')) expect(started).toContain(app);
@@ -119,16 +60,6 @@ describe('docker-compose.yml', () => {
     },
   );
 
-  it('points every DATABASE_URL at the postgres service and every REDIS_URL at the redis service', () => {
-    for (const { app, service } of appServices) {
-      const config = configOf(app, service);
-      expect(new URL(String(config.DATABASE_URL)).hostname).toBe('postgres');
-      expect(new URL(String(config.REDIS_URL)).hostname).toBe('redis');
-    }
-    expect(compose.services.postgres?.image).toMatch(/^postgres:/);
-    expect(compose.services.redis?.image).toMatch(/^redis:/);
-  });
-
   it('takes deployment secrets from a required VAR:?message interpolation (.env), never a literal', () => {
     const gateway = appServices.find((s) => s.app === 'ingest-gateway');
     expect(rawEnvironment(gateway?.service ?? {})).toHaveProperty('CRAWL_TOKEN_SECRET');
@@ -139,13 +70,6 @@ describe('docker-compose.yml', () => {
         }
       }
     }
-  });
-
-  it('runs redis with appendonly yes, appendfsync always and maxmemory-policy noeviction, as BullMQ and the 2xx promise need', () => {
-    const command = joinCommand(compose.services.redis?.command);
-    expect(command).toMatch(/--appendonly yes\b/);
-    expect(command).toMatch(/--appendfsync always\b/);
-    expect(command).toMatch(/--maxmemory-policy noeviction\b/);
   });
 
   it('gives worker services no ports and no container_name, so --scale works', () => {
@@ -169,7 +93,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('starts apps after a successful migrate and healthy postgres and redis', () => {
-    const migrate = compose.services.migrate;
+    const migrate = layout.services.migrate;
     expect(migrate && appOf(migrate)).toBe('ops');
     expect(joinCommand(migrate?.command)).toMatch(/\bdb migrate\b/);
     for (const { name, service } of appServices.filter((s) => s.name !== 'migrate')) {
@@ -183,6 +107,33 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('names only defined services in depends_on, each with a condition Compose knows', () => {
+    for (const [name, service] of Object.entries(layout.services)) {
+      const dependencies = Array.isArray(service.depends_on)
+        ? service.depends_on.map((on): [string, { condition?: string }] => [on, {}])
+        : Object.entries(service.depends_on ?? {});
+      for (const [on, { condition }] of dependencies) {
+        expect(Object.keys(layout.services), `${name} depends on ${on}`).toContain(on);
+        expect(['service_started', 'service_healthy', 'service_completed_successfully', undefined]).toContain(
+          condition,
+        );
+        if (condition === 'service_healthy') expect(layout.services[on]?.healthcheck, `${on} health`).toBeDefined();
+      }
+    }
+  });
+
+  it('runs only the images docker-compose.yml pins, and names a declared volume or a file of the repository in every mount', () => {
+    const pinned = Object.values(compose.services).flatMap((s) => (s.image ? [s.image] : []));
+    for (const [name, service] of Object.entries(layout.services)) {
+      if (service.image) expect(pinned, name).toContain(service.image);
+      for (const mount of service.volumes ?? []) {
+        const source = mount.split(':')[0]!;
+        if (source.startsWith('./')) expect(existsSync(resolve(root, source)), `${name}: ${source}`).toBe(true);
+        else expect(Object.keys(layout.volumes), `${name}: ${source}`).toContain(source);
+      }
+    }
+  });
+
   it('gives each long-running app longer to stop than its SHUTDOWN_TIMEOUT_MS', () => {
     for (const { name, app, service } of appServices.filter(
       (s) => 'SHUTDOWN_TIMEOUT_MS' in APP_CONFIG_SCHEMAS[s.app].shape,
@@ -192,14 +143,8 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('offers the ops CLI under the tools profile for `docker compose run --rm ops ...`', () => {
-    const ops = compose.services.ops;
-    expect(ops?.profiles).toEqual(['tools']);
-    expect(joinCommand(ops?.entrypoint)).toBe('node apps/ops/dist/main.js');
-  });
-
   it('builds every service with a build section from the Dockerfile in the repository', () => {
-    const built = services.filter(([, s]) => s.build !== undefined);
+    const built = Object.entries(layout.services).filter(([, s]) => s.build !== undefined);
     expect(built.map(([name]) => name)).toEqual(expect.arrayContaining(appServices.map((s) => s.name)));
     for (const [, { build }] of built) {
       const context = typeof build === 'string' ? build : (build?.context ?? '.');
@@ -207,6 +152,33 @@ describe('docker-compose.yml', () => {
       expect(resolve(root, context, file)).toBe(resolve(root, 'Dockerfile'));
       expect(existsSync(resolve(root, context, file))).toBe(true);
     }
+  });
+});
+
+describe('docker-compose.yml alone', () => {
+  const appServices = appServicesOf(compose);
+
+  it('points every DATABASE_URL at the postgres service and every REDIS_URL at the redis service', () => {
+    for (const { app, service } of appServices) {
+      const config = configOf(app, service);
+      expect(new URL(String(config.DATABASE_URL)).hostname).toBe('postgres');
+      expect(new URL(String(config.REDIS_URL)).hostname).toBe('redis');
+    }
+    expect(compose.services.postgres?.image).toMatch(/^postgres:/);
+    expect(compose.services.redis?.image).toMatch(/^redis:/);
+  });
+
+  it('runs redis with appendonly yes, appendfsync always and maxmemory-policy noeviction, as BullMQ and the 2xx promise need', () => {
+    const command = joinCommand(compose.services.redis?.command);
+    expect(command).toMatch(/--appendonly yes\b/);
+    expect(command).toMatch(/--appendfsync always\b/);
+    expect(command).toMatch(/--maxmemory-policy noeviction\b/);
+  });
+
+  it('offers the ops CLI under the tools profile for `docker compose run --rm ops ...`', () => {
+    const ops = compose.services.ops;
+    expect(ops?.profiles).toEqual(['tools']);
+    expect(joinCommand(ops?.entrypoint)).toBe('node apps/ops/dist/main.js');
   });
 });
 

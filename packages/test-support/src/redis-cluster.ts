@@ -38,7 +38,15 @@ export interface RunningRedisCluster {
  * suite's failover (SIGKILL a node's `child`).
  */
 export async function startRedisCluster(
-  options: { masters?: number; replicasPerMaster?: number } = {},
+  options: {
+    masters?: number;
+    replicasPerMaster?: number;
+    /**
+     * Joins the started nodes (`127.0.0.1:port` each, in order) into the cluster instead of the
+     * harness's own `redis-cli --cluster create`: the compose file's init script is tried this way.
+     */
+    form?: (addresses: string[]) => Promise<void>;
+  } = {},
 ): Promise<RunningRedisCluster> {
   const masters = options.masters ?? 3;
   const replicasPerMaster = options.replicasPerMaster ?? 1;
@@ -64,14 +72,17 @@ export async function startRedisCluster(
       nodes.push({ port, child: spawnNode(port) });
     }
     for (const node of nodes) await waitForPing(node.port);
-    await run('redis-cli', [
-      '--cluster',
-      'create',
-      ...nodes.map((node) => `127.0.0.1:${node.port}`),
-      '--cluster-replicas',
-      String(replicasPerMaster),
-      '--cluster-yes',
-    ]);
+    const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
+    if (options.form) await options.form(addresses);
+    else
+      await run('redis-cli', [
+        '--cluster',
+        'create',
+        ...addresses,
+        '--cluster-replicas',
+        String(replicasPerMaster),
+        '--cluster-yes',
+      ]);
     for (const node of nodes) await waitForClusterOk(node.port);
     // The cluster answers before its replicas finished their first sync; a WAIT would count none.
     for (const node of nodes) {
