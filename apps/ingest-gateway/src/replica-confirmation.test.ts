@@ -1,6 +1,6 @@
 import { deriveWebhookSecret } from '@vt/credentials';
 import { crawlBatchJob, createQueue, enqueue } from '@vt/queue';
-import { closeRedisConnection, createProducerConnection } from '@vt/redis';
+import { closeRedisConnection, createProducerConnection, mastersShortOfReplicas } from '@vt/redis';
 import { isolatedQueuePrefix, signedLeadHeaders, startRedisWithReplica, testEnv } from '@vt/test-support';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -25,6 +25,20 @@ const job = (i: number) => ({
 });
 
 describe('replicated durability', () => {
+  it('names, at start, the masters with fewer replicas than it waits for', async () => {
+    const replicated = createProducerConnection({ redisUrl: withReplica.masterUrl, onError: () => {} });
+    const alone = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });
+    try {
+      expect(await mastersShortOfReplicas(replicated, 1)).toEqual([]);
+      expect(await mastersShortOfReplicas(replicated, 2)).toEqual([
+        { master: expect.stringMatching(/^127\.0\.0\.1:\d+$/), replicas: 1 },
+      ]);
+      expect(await mastersShortOfReplicas(alone, 1)).toEqual([{ master: expect.stringMatching(/:\d+$/), replicas: 0 }]);
+    } finally {
+      await Promise.all([closeRedisConnection(replicated), closeRedisConnection(alone)]);
+    }
+  });
+
   it('resolves once a replica holds the enqueue, and refuses when no replica confirms in time', async () => {
     const replicated = createProducerConnection({ redisUrl: withReplica.masterUrl, onError: () => {} });
     const alone = createProducerConnection({ redisUrl: testEnv.REDIS_URL, onError: () => {} });

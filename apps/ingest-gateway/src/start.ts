@@ -2,6 +2,7 @@ import type { IngestGatewayConfig } from '@vt/config';
 import { createDeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
 import { crawlBatchJob, createShardedQueue, leadJob, queueLayoutGate } from '@vt/queue';
+import { mastersShortOfReplicas } from '@vt/redis';
 import { startHttpService, watchQueueDepth } from '@vt/service-runtime';
 import { buildIngestGateway } from './app.ts';
 import { loadAgentCatalogueCache } from './crawl/agent-catalogue-cache.ts';
@@ -32,6 +33,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
         config.REDIS_DURABILITY === 'replicated'
           ? { replicas: config.REDIS_WAIT_REPLICAS, timeoutMs: config.REDIS_WAIT_TIMEOUT_MS }
           : undefined;
+      if (durability) warnOfMissingReplicas(redis, durability.replicas, logger);
       // The depth of the queues it fills: a backlog shows here even while no worker runs.
       watchQueueDepth(registry, queues);
       // How many properties are in each crawl connection status, counted at scrape time.
@@ -94,4 +96,23 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
       return { app, close };
     },
   });
+}
+
+/**
+ * In the replicated mode, a master with fewer replicas than REDIS_WAIT_REPLICAS answers 503
+ * `not_replicated` to every batch and lead: say so once at start, in the log, rather than leave it
+ * to the first sender's retries. Not awaited and never fatal: Redis may still be on its way, as
+ * the gateway starts without it too.
+ */
+function warnOfMissingReplicas(redis: Parameters<typeof mastersShortOfReplicas>[0], wanted: number, logger: Logger) {
+  mastersShortOfReplicas(redis, wanted).then(
+    (short) => {
+      if (short.length > 0)
+        logger.warn(
+          { masters: short, wanted },
+          'REDIS_DURABILITY=replicated: these Redis masters have fewer replicas than REDIS_WAIT_REPLICAS, so their batches and leads answer 503 not_replicated until enough replicas connect',
+        );
+    },
+    (err: unknown) => logger.warn({ err }, 'REDIS_DURABILITY=replicated: the replicas could not be counted at start'),
+  );
 }

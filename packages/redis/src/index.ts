@@ -7,6 +7,6 @@ export {
   type RedisConnection,
   type RedisConnectionOptions,
 } from './connections.ts';
-export { waitForReplicas } from './durability.ts';
+export { type MasterShortOfReplicas, mastersShortOfReplicas, waitForReplicas } from './durability.ts';
 export { keySlot } from './key-slot.ts';
 export { redisKey, taggedRedisKey, withinTag } from './keys.ts';
