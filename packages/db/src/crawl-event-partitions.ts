@@ -62,7 +62,8 @@ export async function createCrawlEventPartition(db: PrismaClient, day: string): 
  * Makes today's partition and those of the days ahead, drops the partitions of days wholly older
  * than the retention, and deletes expired rows from the default partition (normally none: only a
  * batch received on a day without a partition lands there). Idempotent, and safe on every replica
- * at once: partitions are made under an advisory lock, and a partition already dropped is skipped.
+ * at once: partitions are made and dropped under one advisory lock, and a partition already dropped
+ * is skipped.
  * A lock not granted within LOCK_TIMEOUT fails the run; the next run does the rest.
  */
 export async function maintainCrawlEventPartitions(
@@ -84,6 +85,10 @@ export async function maintainCrawlEventPartitions(
     if (dayEnd.getTime() > cutoff.getTime()) continue;
     await db.$transaction([
       db.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`),
+      // The lock crawl_events_create_partition takes: every change to the partitions takes turns.
+      // Two replicas dropping one partition, or one dropping while another attaches, otherwise
+      // meet in the catalogue ("could not find tuple for parent of relation").
+      db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('crawl_events_partitions'))`,
       // The name comes from the catalogue and matched PARTITION_NAME: digits only, safe to splice.
       db.$executeRaw`DROP TABLE IF EXISTS ${Prisma.raw(`"${partition.name}"`)}`,
     ]);
