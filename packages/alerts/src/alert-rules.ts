@@ -1,8 +1,11 @@
+import { alertNotificationTypeSchema } from '@vt/contracts';
 import {
   ALERT_NOTIFICATIONS_SHOWN,
   ALERT_RULE_KINDS,
   ALERT_THRESHOLDS,
   type AlertRuleKind,
+  alertObservedSchema,
+  alertRuleKindSchema,
   hasThreshold,
   OperationError,
   type UpdateAlertRules,
@@ -45,8 +48,9 @@ export async function listAlertRules(db: PrismaClient, property: Property) {
     rules: ALERT_RULE_KINDS.map((kind) => ruleView(kind, byKind.get(kind), memberIds)),
     notifications: notifications.map((n) => ({
       eventId: n.eventId,
-      kind: n.kind as AlertRuleKind,
-      type: n.type as 'alert.firing' | 'alert.reminder' | 'alert.resolved',
+      // Text columns held to these values by CHECK constraints; parsed, not asserted.
+      kind: alertRuleKindSchema.parse(n.kind),
+      type: alertNotificationTypeSchema.parse(n.type),
       occurredAt: n.occurredAt.toISOString(),
       subject: n.subject,
       emails: n.emails,
@@ -58,7 +62,7 @@ export async function listAlertRules(db: PrismaClient, property: Property) {
 
 function ruleView(kind: AlertRuleKind, row: AlertRule | undefined, memberIds: ReadonlySet<string>) {
   const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
-  const status = row?.status === 'firing' ? 'firing' : 'ok';
+  const status: 'ok' | 'firing' = row?.status === 'firing' ? 'firing' : 'ok';
   return {
     kind,
     enabled: row?.enabled ?? false,
@@ -69,14 +73,13 @@ function ruleView(kind: AlertRuleKind, row: AlertRule | undefined, memberIds: Re
     emailUserIds: (row?.emailUserIds ?? []).filter((id) => memberIds.has(id)),
     webhooks: row?.webhooks ?? true,
     state: {
-      status: status as 'ok' | 'firing',
+      status,
       since: iso(row?.statusSince),
       pending: row?.pendingSince ? (status === 'firing' ? ('ok' as const) : ('firing' as const)) : null,
       lastNotifiedAt: iso(row?.lastNotifiedAt),
       lastReminderAt: iso(row?.lastReminderAt),
       evaluatedAt: iso(row?.evaluatedAt),
-      observed:
-        (row?.observed as Record<string, string | number | boolean | null | string[]> | null | undefined) ?? null,
+      observed: alertObservedSchema.nullable().parse(row?.observed ?? null),
     },
   };
 }

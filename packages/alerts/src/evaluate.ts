@@ -1,5 +1,5 @@
 import type { AlertNotificationType } from '@vt/contracts';
-import type { AlertRuleKind } from '@vt/contracts/console';
+import { type AlertRuleKind, alertRuleKindSchema } from '@vt/contracts/console';
 import type { AlertRule, Prisma, PrismaClient, Property } from '@vt/db';
 import { enqueueEmail, InvalidEmailError, wakeEmailSender } from '@vt/mail';
 import { enqueueWebhookDeliveries, recordWebhookNotification } from '@vt/outgoing-webhooks';
@@ -91,7 +91,7 @@ export async function evaluateProperty(deps: AlertEvaluationDeps, propertyId: st
   const property = await db.property.findUnique({ where: { id: propertyId } });
   if (!property) return [];
   const enabled = await db.alertRule.findMany({ where: { propertyId, enabled: true }, select: { kind: true } });
-  const kinds = new Set(enabled.map((r) => r.kind as AlertRuleKind));
+  const kinds = new Set(enabled.map((r) => alertRuleKindSchema.parse(r.kind)));
   if (kinds.size === 0) return [];
   const observations = await observeProperty(db, property, kinds, now);
   const fresh = kinds.has('new_competitor') ? await newCompetitors(db, propertyId, now) : [];
@@ -102,7 +102,7 @@ export async function evaluateProperty(deps: AlertEvaluationDeps, propertyId: st
     const rules = await tx.alertRule.findMany({ where: { id: { in: lockedIds.map((r) => r.id) } } });
     const composed: Composed[] = [];
     for (const rule of rules) {
-      const kind = rule.kind as AlertRuleKind;
+      const kind = alertRuleKindSchema.parse(rule.kind);
       if (kind === 'new_competitor') {
         for (const competitor of fresh) {
           composed.push({
@@ -160,7 +160,7 @@ async function record(
   now: Date,
   into: { sent: SentAlert[]; emailIds: string[]; deliveryIds: string[] },
 ): Promise<void> {
-  const kind = c.rule.kind as AlertRuleKind;
+  const kind = alertRuleKindSchema.parse(c.rule.kind);
   const type: AlertNotificationType = `alert.${c.transition}`;
   const message = alertMessage({
     kind,

@@ -6,6 +6,7 @@ import { z } from 'zod';
 
 export const ALERT_NOTIFICATION_TYPES = ['alert.firing', 'alert.reminder', 'alert.resolved', 'alert.test'] as const;
 export type AlertNotificationType = (typeof ALERT_NOTIFICATION_TYPES)[number];
+export const alertNotificationTypeSchema = z.enum(ALERT_NOTIFICATION_TYPES);
 
 export const ALERT_NOTIFICATION_LIMITS = {
   /** The event id: the `webhook-id` header and the key deliveries are deduplicated on. */
@@ -29,7 +30,7 @@ export const alertNotificationSchema = z.strictObject({
     .min(1)
     .max(ALERT_NOTIFICATION_LIMITS.maxEventIdLength)
     .regex(/^[A-Za-z0-9_.:-]+$/, 'may hold only letters, digits, _ . : and -'),
-  type: z.enum(ALERT_NOTIFICATION_TYPES),
+  type: alertNotificationTypeSchema,
   occurredAt: z.iso.datetime({ offset: true }),
   property: z.strictObject({
     id: z.uuid(),

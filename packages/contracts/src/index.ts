@@ -5,6 +5,7 @@ export {
   type AlertNotificationInput,
   type AlertNotificationType,
   alertNotificationSchema,
+  alertNotificationTypeSchema,
 } from './alert-notification.ts';
 export { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
 export {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import '../errors.ts'; // extends zod with .openapi()
-import { ALERT_NOTIFICATION_TYPES } from '../alert-notification.ts';
+import { alertNotificationTypeSchema } from '../alert-notification.ts';
 import { ALERT_NOTIFICATIONS_SHOWN, ALERT_RECIPIENTS_MAX, ALERT_RULE_KINDS, ALERT_THRESHOLDS } from './limits.ts';
 
 // The console's alert rules: what each of a property's rules watches, its threshold, who hears
@@ -22,6 +22,12 @@ export const alertRuleKindSchema = z.enum(ALERT_RULE_KINDS).openapi('AlertRuleKi
     'new_competitor: a tracked competitor named in answers of the last day that no answer named in the 30 days before (one message per new name).',
   ].join(' '),
 });
+
+/** What an evaluation measured, as the rule's row keeps it (jsonb) and the console shows it. */
+export const alertObservedSchema = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]),
+);
 
 export const hasThreshold = (kind: AlertRuleKind): kind is ThresholdedAlertRuleKind => kind in ALERT_THRESHOLDS;
 
@@ -93,8 +99,7 @@ export const alertRuleSchema = z
       lastNotifiedAt: timestamp.nullable(),
       lastReminderAt: timestamp.nullable(),
       evaluatedAt: timestamp.nullable(),
-      observed: z
-        .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]))
+      observed: alertObservedSchema
         .nullable()
         .openapi({ description: 'What the last evaluation measured (statuses, figures and their weeks).' }),
     }),
@@ -109,7 +114,7 @@ export const alertRulesSchema = z
         z.object({
           eventId: z.string(),
           kind: alertRuleKindSchema,
-          type: z.enum(ALERT_NOTIFICATION_TYPES),
+          type: alertNotificationTypeSchema,
           occurredAt: timestamp,
           subject: z.string(),
           emails: z.number().int(),

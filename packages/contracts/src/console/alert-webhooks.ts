@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import '../errors.ts'; // extends zod with .openapi()
-import { ALERT_NOTIFICATION_TYPES } from '../alert-notification.ts';
+import { alertNotificationTypeSchema } from '../alert-notification.ts';
 import {
   ALERT_WEBHOOK_DESCRIPTION_MAX,
   ALERT_WEBHOOK_LOG_MAX,
@@ -46,7 +46,7 @@ export const updateAlertWebhookBody = z
   })
   .openapi('UpdateAlertWebhook');
 
-const attemptOutcomeSchema = z.enum(['delivered', 'retrying', 'failed']);
+export const attemptOutcomeSchema = z.enum(['delivered', 'retrying', 'failed']);
 
 const lastAttemptSchema = z.object({
   attemptedAt: timestamp,
@@ -105,7 +105,7 @@ export const alertWebhookLogSchema = z
         z.object({
           deliveryId: z.uuid(),
           eventId: z.string(),
-          eventType: z.enum(ALERT_NOTIFICATION_TYPES),
+          eventType: alertNotificationTypeSchema,
           attempt: z.number().int(),
           attemptedAt: timestamp,
           durationMs: z.number().int(),
@@ -132,7 +132,7 @@ export const alertWebhookLogSchema = z
         z.object({
           deliveryId: z.uuid(),
           eventId: z.string(),
-          eventType: z.enum(ALERT_NOTIFICATION_TYPES),
+          eventType: alertNotificationTypeSchema,
           attempts: z.number().int(),
           nextAttemptAt: timestamp,
         }),
