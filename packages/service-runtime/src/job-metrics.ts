@@ -104,8 +104,15 @@ export function watchQueueDepth(registry: Registry, queues: readonly Queue[]): v
     labelNames: ['queue', 'state'],
     registers,
     async collect() {
-      // Reset first: a queue whose counts cannot be read is absent from this scrape rather than stale.
-      this.reset();
+      // Summed into a local table first and written in one synchronous step: two scrapes that
+      // overlap (each awaiting Redis) would otherwise both add into the one gauge after one reset.
+      const totals = new Map<string, { queue: string; state: string; count: number }>();
+      const add = (queue: string, state: string, count: number) => {
+        const key = `${queue}\u0000${state}`;
+        const row = totals.get(key) ?? { queue, state, count: 0 };
+        row.count += count;
+        totals.set(key, row);
+      };
       await Promise.all(
         queues.map(async (queue) => {
           const counts = await withTimeout(
@@ -114,12 +121,14 @@ export function watchQueueDepth(registry: Registry, queues: readonly Queue[]): v
           ).catch(() => undefined);
           if (!counts) return;
           const of = (state: string) => counts[state] ?? 0;
-          // Added, not set: a sharded queue's shards (one Queue each, one name) report their sum.
-          this.inc({ queue: queue.name, state: 'waiting' }, of('waiting') + of('prioritized'));
-          for (const state of ['delayed', 'active', 'failed'] as const)
-            this.inc({ queue: queue.name, state }, of(state));
+          // Added: a sharded queue's shards (one Queue each, one name) report their sum.
+          add(queue.name, 'waiting', of('waiting') + of('prioritized'));
+          for (const state of ['delayed', 'active', 'failed'] as const) add(queue.name, state, of(state));
         }),
       );
+      // A queue whose counts could not be read is absent from this scrape rather than stale.
+      this.reset();
+      for (const { queue, state, count } of totals.values()) this.set({ queue, state }, count);
     },
   });
 }
