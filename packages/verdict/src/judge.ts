@@ -45,9 +45,8 @@ export function judgeAnswer(input: JudgeInput): Verdict {
   // Mentions in the markdown (for positions) and in the plain text (for the excerpt and sentiment).
   const mentions = findMentions(input.answer, termSets, parsed.urlSpans);
   const brandMentions = mentions.filter((m) => m.owner === BRAND);
-  const plainBrandMentions = findMentions(parsed.plainText, termSets, parsed.plainUrlSpans).filter(
-    (m) => m.owner === BRAND,
-  );
+  const plainMentions = findMentions(parsed.plainText, termSets, parsed.plainUrlSpans);
+  const plainBrandMentions = plainMentions.filter((m) => m.owner === BRAND);
   const first = brandMentions[0];
 
   const competitorMentions = new Map<string, { competitorId: string; matchedTerm: string; position: number }>();
@@ -61,7 +60,13 @@ export function judgeAnswer(input: JudgeInput): Verdict {
     mentioned,
     matchedTerm: first?.term ?? null,
     position: first?.start ?? null,
-    sentiment: mentioned ? (sentimentAround(parsed.plainText, plainBrandMentions) ?? 0) : null,
+    sentiment: mentioned
+      ? (sentimentAround(
+          parsed.plainText,
+          plainBrandMentions,
+          plainMentions.filter((m) => m.owner !== BRAND),
+        ) ?? 0)
+      : null,
     excerpt: excerptAround(parsed.plainText, plainBrandMentions[0]?.start ?? null),
     sources: collectSourceUrls(input.citations ?? [], parsed.links).map((url) => ({ url, domain: sourceDomain(url) })),
     competitorMentions: [...competitorMentions.values()],
