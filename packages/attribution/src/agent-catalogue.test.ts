@@ -66,8 +66,9 @@ describe('the bundled AI agent catalogue', () => {
   it('matches whole tokens only, whatever the case: look-alikes match nothing', () => {
     for (const lookAlike of [
       'notGPTBot',
-      'GPTBot-evil',
+      'my-GPTBot',
       'GPTBot2',
+      'GPTBot-',
       'xClaudeBot',
       'ClaudeBot_x',
       'Cursorial',

@@ -122,40 +122,55 @@ export interface AgentMatcher {
   readonly markers: readonly string[];
 }
 
-// Characters that continue a token: a match needs something else (or the string's edge) on both
-// sides, so `Claude-User` is not `ClaudeBot`, `notGPTBot` is not `GPTBot`, `GPTBot-evil` is not
-// `GPTBot`.
+// Characters that continue a token: a match needs something else (or the string's edge) before
+// it, so `notGPTBot` is not `GPTBot`, and after it, so `GPTBot2` and `GPTBot_x` are nothing. The
+// one thing a token may be followed by is a hyphenated suffix, as agents write their variants
+// (`crawl4ai-adapter/1.0`, `semantic-visions-discovery`, `TSM-turingos-1253296984`): the token
+// with its suffix is the token's agent, unless the whole hyphenated name is another token (longest
+// first, so `Claude-User` is not `Claude`…) or a robots.txt-only token (`Applebot-Extended` is not
+// `Applebot`), which matches nothing.
 const TOKEN_CHAR = 'A-Za-z0-9_-';
+const SUFFIX = '(?:-[A-Za-z0-9_]+)*';
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * A matcher over a catalogue's matchable tokens (robots.txt-only entries are left out): one
- * precompiled alternation, longest token first, with the boundaries as look-arounds, and one map
- * look-up to one frozen result per token, so a match allocates nothing.
+ * A matcher over a catalogue's matchable tokens: one precompiled alternation, longest token
+ * first, with the boundaries as look-arounds, and one map look-up to one frozen result per token.
+ * Robots.txt-only tokens are in the alternation too, with no result, so that a suffix never turns
+ * one of them into the agent it extends; the search goes on past them.
  */
 export function createAgentMatcher(catalogue: AgentCatalogue): AgentMatcher {
   const byToken = new Map<string, AgentMatch>();
   const bySignatureAgent = new Map<string, AgentMatch>();
+  const stops = new Set<string>();
   for (const agent of catalogue.agents) {
-    if (agent.robotsTxtOnly) continue;
+    if (agent.robotsTxtOnly) {
+      for (const token of agent.tokens ?? [agent.name]) stops.add(token.toLowerCase());
+      continue;
+    }
     const result = Object.freeze({ agent: agent.name, operator: agent.operator, category: agent.category });
     for (const token of agent.tokens ?? [agent.name]) byToken.set(token.toLowerCase(), result);
     for (const origin of agent.signatureAgents ?? []) bySignatureAgent.set(new URL(origin).origin, result);
   }
   const tokens = [...byToken.keys()];
   const pattern = new RegExp(
-    `(?<![${TOKEN_CHAR}])(?:${[...tokens]
+    `(?<![${TOKEN_CHAR}])(${[...tokens, ...stops]
       .sort((a, b) => b.length - a.length)
       .map(escapeRegExp)
-      .join('|')})(?![${TOKEN_CHAR}])`,
-    'i',
+      .join('|')})${SUFFIX}(?![${TOKEN_CHAR}])`,
+    'gi',
   );
   return {
     version: catalogue.version,
     matchSignatureAgent: (origin) => bySignatureAgent.get(origin) ?? null,
     match(userAgent) {
-      const found = pattern.exec(userAgent);
-      return found ? (byToken.get(found[0].toLowerCase()) ?? null) : null;
+      // One shared global pattern: lastIndex is reset before each search (matching is synchronous).
+      pattern.lastIndex = 0;
+      for (let found = pattern.exec(userAgent); found; found = pattern.exec(userAgent)) {
+        const hit = byToken.get((found[1] as string).toLowerCase());
+        if (hit) return hit;
+      }
+      return null;
     },
     // A token that contains another is covered by it (`omgilibot` by `omgili`).
     markers: tokens.filter((t) => !tokens.some((other) => other !== t && t.includes(other))),

@@ -29,6 +29,8 @@ describe('mergeCatalogueSources', () => {
       Scrapy: { operator: 'Zyte', function: 'Scrapes data.' },
       NewSearchBot: { operator: '[New AI](https://new.example)', function: 'AI Search Crawlers' },
       'Helper-User/1.0': { operator: 'Unclear at this time.', function: 'AI Assistants' },
+      // A version after a space, as ai.robots.txt writes 'Brightbot 1.0', is not part of the name.
+      'GPTBot 1.2': { operator: '[OpenAI](https://openai.com)', function: 'AI Data Scrapers' },
       CodeBuddy: { operator: '', function: 'AI Coding Agents' },
       Clicker: { operator: 'Clicker Inc', function: 'AI Agents' },
       Slurper: { operator: 'Slurp Ltd', function: 'Collects data for training.' },

@@ -60,7 +60,7 @@ function tokenOfPattern(pattern: string): string | null {
 /**
  * The catalogue with the sources' unknown agents added, as `version`. Names are compared with
  * every token, robots.txt-only entry and exclusion of `base`, case-insensitively; a name such as
- * `iaskspider/2.0` is read as its token `iaskspider`.
+ * `iaskspider/2.0` or `Brightbot 1.0` is read as its token (`iaskspider`, `Brightbot`).
  */
 export function mergeCatalogueSources(
   base: AgentCatalogue,
@@ -79,7 +79,7 @@ export function mergeCatalogueSources(
 
   if (sources.robotsJson !== undefined) {
     for (const [rawName, entry] of Object.entries(robotsJsonSchema.parse(sources.robotsJson))) {
-      const name = rawName.replace(/\/[\d.]+$/, '').trim();
+      const name = rawName.replace(/[\s/]+v?\d+(?:\.\d+)*$/, '').trim();
       add(name, operatorOf(entry.operator, name), categoryOfFunction(entry.function), 'ai.robots.txt');
     }
   }

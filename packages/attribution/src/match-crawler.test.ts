@@ -82,15 +82,38 @@ describe('matchAiCrawler', () => {
     expect(matchAiCrawler(ua('GoogleOther-Image'))).toMatchObject({ agent: 'GoogleOther', category: 'dual-use' });
   });
 
-  it('matches whole tokens only: Claude-User is not ClaudeBot, notGPTBot and ClaudeBot-Extra are nothing', () => {
+  it('matches whole tokens only: Claude-User is not ClaudeBot, notGPTBot and GPTBot2 are nothing', () => {
     expect(matchAiCrawler(ua('Claude-User'))).toMatchObject({ agent: 'Claude-User' });
     expect(matchAiCrawler(ua('ClaudeBot'))).toMatchObject({ agent: 'ClaudeBot' });
     expect(matchAiCrawler(ua('notGPTBot'))).toBeNull();
     expect(matchAiCrawler(ua('GPTBot2'))).toBeNull();
     expect(matchAiCrawler(ua('GPTBot_x'))).toBeNull();
-    expect(matchAiCrawler(ua('ClaudeBot-Extra'))).toBeNull();
+    expect(matchAiCrawler(ua('xClaudeBot-Extra'))).toBeNull();
     expect(matchAiCrawler(ua('Ai2Bot-Dolma'))).toMatchObject({ agent: 'Ai2Bot-Dolma' });
     expect(matchAiCrawler('omgilibot/0.3 +http://omgili.com')).toMatchObject({ agent: 'omgili', operator: 'webzio' });
+  });
+
+  it('matches a token followed by a hyphenated suffix, as agents write their variants', () => {
+    expect(matchAiCrawler('crawl4ai-adapter/1.0')).toMatchObject({ agent: 'Crawl4AI', category: 'ai-training' });
+    expect(
+      matchAiCrawler('Mozilla/5.0 (Linux; CentOS; compatible; semantic-visions-discovery; HTTPClient 4.5)'),
+    ).toMatchObject({
+      agent: 'semantic-visions',
+      operator: 'semanticvisions',
+    });
+    expect(
+      matchAiCrawler('Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7; TSM-turingos-1253296984) AppleWebKit/537.36'),
+    ).toMatchObject({ agent: 'TSM-turingos', operator: 'turingos' });
+    expect(matchAiCrawler(ua('ClaudeBot-Extra'))).toMatchObject({ agent: 'ClaudeBot' });
+    // A hyphenated name that is itself a token is that token's agent, not the shorter one's.
+    expect(matchAiCrawler(ua('Claude-SearchBot-Beta'))).toMatchObject({ agent: 'Claude-SearchBot' });
+    // A robots.txt-only token is not the agent it extends, and the search goes on past it.
+    expect(matchAiCrawler(ua('Applebot-Extended'))).toBeNull();
+    expect(matchAiCrawler('Applebot-Extended/1.0 GPTBot/1.2')).toMatchObject({ agent: 'GPTBot' });
+    // Only a hyphen starts a suffix: GPTBot2, GPTBot_x and a trailing hyphen stay nothing.
+    for (const lookAlike of ['GPTBot2', 'GPTBot_x', 'GPTBot-', 'notGPTBot-x']) {
+      expect(matchAiCrawler(`${lookAlike} (compatible)`), lookAlike).toBeNull();
+    }
   });
 
   it('matches at the edges of the header and case-insensitively', () => {

@@ -56,7 +56,7 @@ describe('the gateway’s AI agent catalogue', () => {
       // A batch classified with it keeps the new agent's line, and still drops a look-alike.
       const classifier = new BatchClassifier('shop.example', unverified, cache.current());
       classifier.line(line('Mozilla/5.0 (compatible; ReplicaTestBot/1.0)'));
-      classifier.line(line('Mozilla/5.0 (compatible; ReplicaTestBot-evil/1.0)'));
+      classifier.line(line('Mozilla/5.0 (compatible; NotReplicaTestBot/1.0)'));
       const summary = classifier.summary();
       expect(summary.received).toBe(2);
       expect(summary.events.map((e) => e.crawler)).toEqual(['ReplicaTestBot']);
