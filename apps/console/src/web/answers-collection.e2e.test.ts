@@ -108,6 +108,7 @@ describe('answer collection in the console', () => {
     await page.getByTestId('prompts-schedule').waitFor();
     expect(await page.getByTestId('prompts-schedule').textContent()).toContain('No AI platform key is set');
     expect(await page.getByTestId('prompts-schedule').textContent()).not.toContain('every AI platform');
+    expect(await page.getByTestId('copilot-note').textContent()).toContain('Copilot is never asked');
     await page.close();
   });
 
@@ -134,8 +135,12 @@ describe('answer collection in the console', () => {
     const notAsked = (await page.getByTestId('collection').textContent()) ?? '';
     expect(notAsked).toContain('Not asked: Perplexity (no key: PERPLEXITY_API_KEY is not set)');
     expect(notAsked).toContain('Copilot (Microsoft offers no public API for it)');
-    // The filter offers the platforms that ask, by name; never Copilot.
+    // The filter offers the platforms that ask, by name; never Copilot, which has no answer here,
+    // and the page says plainly why.
     expect(await platformOptions(page)).toEqual(['All platforms', 'ChatGPT', 'Claude']);
+    const copilotNote = (await page.getByTestId('copilot-note').textContent()) ?? '';
+    expect(copilotNote).toContain('Microsoft offers no public API that answers as Copilot does');
+    expect(copilotNote).toContain('only where they were imported');
 
     await page.getByRole('button', { name: 'Collect answers now' }).click();
     await page.getByText('Collection started: answers arrive within a few minutes').waitFor();

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { CollectionStatus } from '../console-types.ts';
+import { COPILOT_NOTE } from '../platform-filter.ts';
 
 // What the answers page and the prompts section say of answer collection: the platforms asked
 // (by product name), when, and what the last run did for this property — from what the answer
@@ -97,6 +98,11 @@ export function CollectionPanel(props: {
             <p className="hint">Not asked: {skipped.map((p) => `${p.name} (${notAskedBecause(p)})`).join('; ')}.</p>
           )}
         </>
+      )}
+      {status.reported && (
+        <p className="hint" data-testid="copilot-note">
+          {COPILOT_NOTE}
+        </p>
       )}
       {onStart && asked.length > 0 && (
         <p>

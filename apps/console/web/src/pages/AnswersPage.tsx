@@ -1,4 +1,4 @@
-import { PLATFORM_IDS, platformName } from '@vt/contracts/platform-names';
+import { platformName } from '@vt/contracts/platform-names';
 import { Fragment, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { AnswerDialog } from '../components/AnswerDialog.tsx';
@@ -11,12 +11,12 @@ import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import type {
   AnswerRow,
-  CollectionStatus,
   PropertyDetail,
   PropertyResponses,
   ShareOfVoice,
   VisibilityOverTime,
 } from '../console-types.ts';
+import { filterPlatforms } from '../platform-filter.ts';
 import { daysOf, useDayRange, withParams } from '../range.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
@@ -290,20 +290,6 @@ function Responses({ responses, onOpen }: { responses: PropertyResponses; onOpen
       ))}
     </ol>
   );
-}
-
-/**
- * The filter's platforms: those this deployment asks, those with answers in the range, and the one
- * chosen (a shared link may name it), in the service's order — never one that can have no answer.
- */
-function filterPlatforms(collection: CollectionStatus, visibility: VisibilityOverTime, chosen: string) {
-  const offered = new Set([
-    ...collection.platforms.filter((p) => p.configured).map((p) => p.platform),
-    ...visibility.points.map((p) => p.model),
-    ...(chosen ? [chosen] : []),
-  ]);
-  const rank = (id: string) => (PLATFORM_IDS.includes(id) ? PLATFORM_IDS.indexOf(id) : PLATFORM_IDS.length);
-  return [...offered].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
 const ORDINALS = ['th', 'st', 'nd', 'rd'];

@@ -10,6 +10,7 @@ import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import type { Plan } from '../console-types.ts';
 import { fieldChoice, fieldText } from '../form-fields.ts';
+import { COPILOT_NOTE } from '../platform-filter.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
 /** "Acme, ACME Corp" or one per line → the API's term list. */
@@ -191,6 +192,9 @@ export function PropertySettingsPage() {
             {/* What the collector reported: the platforms that ask, daily, and when next. */}
             <p className="hint" data-testid="prompts-schedule">
               {data ? collectionSentence(data.collection) : ''}
+            </p>
+            <p className="hint" data-testid="copilot-note">
+              {COPILOT_NOTE}
             </p>
             {property.prompts.length === 0 ? (
               <p className="empty">No prompt yet: add the questions your customers ask an AI assistant.</p>
