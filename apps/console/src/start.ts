@@ -17,6 +17,7 @@ import {
 } from '@vt/queue';
 import { lagTolerantReader, startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
+import { createKnownDevices } from './auth/known-devices.ts';
 import { createSignInLimiter } from './auth/sign-in-limiter.ts';
 import { createCollectNow } from './collection/collect-now.ts';
 import { createInvitationLimiter } from './invitations/invitation-limiter.ts';
@@ -84,9 +85,16 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
         signInLimiter: createSignInLimiter({
           redis,
           keyPrefix: config.QUEUE_PREFIX,
+          freeFailures: config.SIGN_IN_FREE_FAILURES,
+          maxBackoffSeconds: config.SIGN_IN_MAX_BACKOFF_SECONDS,
           failuresPerEmail: config.SIGN_IN_FAILURES_PER_EMAIL,
           failuresPerClient: config.SIGN_IN_FAILURES_PER_CLIENT,
           windowSeconds: config.SIGN_IN_WINDOW_SECONDS,
+        }),
+        knownDevices: createKnownDevices({
+          redis,
+          keyPrefix: config.QUEUE_PREFIX,
+          ttlSeconds: config.KNOWN_DEVICE_DAYS * 86_400,
         }),
       });
       return {

@@ -25,4 +25,4 @@ export {
   startSession,
 } from './sessions.ts';
 export { checkSlug, createTeam, roleIn, teamDetail, teamsOf, teamView, updateTeam } from './teams.ts';
-export { checkCredentials, signUp, upsertUser } from './users.ts';
+export { checkCredentials, passwordVersionOf, signUp, upsertUser } from './users.ts';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { OperationError } from '@vt/contracts/console';
 import { isUniqueViolation, type PrismaClient } from '@vt/db';
 import { hashPassword, verifyPassword } from './passwords.ts';
@@ -52,4 +53,14 @@ export async function upsertUser(
   }
   const user = await db.user.create({ data: { email: input.email, name: input.name, passwordHash } });
   return { user: publicUser(user), created: true, passwordSet: Boolean(passwordHash) };
+}
+
+/**
+ * A fingerprint of the email's current password ('' for an unknown email or one without a
+ * password): it changes whenever the password is set (each hash has its own salt), so a limit
+ * counted against it ends when an operator resets the password. Never the hash itself.
+ */
+export async function passwordVersionOf(db: PrismaClient, email: string): Promise<string> {
+  const user = await db.user.findUnique({ where: { email }, select: { passwordHash: true } });
+  return user?.passwordHash ? createHash('sha256').update(user.passwordHash).digest('base64url').slice(0, 16) : '';
 }

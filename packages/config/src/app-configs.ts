@@ -229,18 +229,29 @@ export const consoleConfigSchema = z.object({
   ),
   CONSOLE_TRUST_PROXY: z
     .string()
-    .default('loopback')
+    .default('false')
     .describe(
-      "Express 'trust proxy': which proxies' X-Forwarded-For/-Proto to believe (client address for the sign-in limit, TLS for Secure cookies). `false` trusts none.",
+      "Express 'trust proxy': which proxies' X-Forwarded-For/-Proto to believe (client address for the sign-in limits, TLS for Secure `__Host-` cookies). `false` (the default) believes none, so a caller cannot pick its own address; behind a reverse proxy set its address (`loopback` when it runs on the same host, or `10.0.0.2`) or hop count.",
     ),
   SESSION_TTL_HOURS: positiveInt(24 * 14).describe('How long a console session lasts from sign-in.'),
-  SIGN_IN_FAILURES_PER_EMAIL: positiveInt(10).describe(
-    'Failed sign-ins per email per window before sign-in for that email answers 429 (shared through Redis).',
+  SIGN_IN_FREE_FAILURES: positiveInt(5).describe(
+    'Failed sign-ins per email and client address (or known device) before each further one doubles the wait: 1 s, 2 s, 4 s … up to SIGN_IN_MAX_BACKOFF_SECONDS.',
+  ),
+  SIGN_IN_MAX_BACKOFF_SECONDS: positiveInt(900).describe(
+    'The longest wait the doubling reaches for one email and address; their failures are forgotten a day after the last.',
+  ),
+  SIGN_IN_FAILURES_PER_EMAIL: positiveInt(100).describe(
+    'Failed sign-ins per account from all addresses per window before only its known devices (browsers that signed in to it before) may try; a password reset lifts it.',
   ),
   SIGN_IN_FAILURES_PER_CLIENT: positiveInt(50).describe(
-    'Failed sign-ins per client address per window before that client answers 429 (shared through Redis).',
+    'Failed sign-ins (and sign-ups answered EMAIL_TAKEN) per client address per window before that address answers 429 (shared through Redis).',
   ),
-  SIGN_IN_WINDOW_SECONDS: positiveInt(900).describe('The window the sign-in failure limits count over.'),
+  SIGN_IN_WINDOW_SECONDS: positiveInt(900).describe(
+    'The window the per-address and per-account failure limits count over.',
+  ),
+  KNOWN_DEVICE_DAYS: positiveInt(90).describe(
+    'How long a browser stays a known device of an account after its last successful sign-in (the `vt_device` cookie).',
+  ),
   MAIL_CATCHER_URL: z
     .preprocess(
       (v) => (v === '' ? undefined : v),

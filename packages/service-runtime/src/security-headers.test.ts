@@ -2,7 +2,7 @@ import { expectSecurityHeaders } from '@vt/test-support';
 import express, { type RequestHandler } from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { configuredHelmet, securityHeaders } from './security-headers.ts';
+import { configuredHelmet, PERMISSIONS_POLICY, securityHeaders } from './security-headers.ts';
 
 /** The headers of a real answer from an app with `middleware` in front of one route. */
 async function answerHeaders(middleware: RequestHandler, path = '/anything?x=1') {
@@ -19,15 +19,27 @@ async function answerHeaders(middleware: RequestHandler, path = '/anything?x=1')
 }
 
 describe('securityHeaders', () => {
-  it('sends exactly the headers helmet itself sends, on every path', async () => {
+  it('sends exactly the headers helmet itself sends, and the Permissions-Policy, on every path', async () => {
     for (const path of ['/', '/v1/responses?limit=5', '/console/app.js']) {
       const expected = await answerHeaders(configuredHelmet(), path);
-      expect(await answerHeaders(securityHeaders(), path)).toEqual(expected);
+      expect(await answerHeaders(securityHeaders(), path)).toEqual({
+        ...expected,
+        'permissions-policy': PERMISSIONS_POLICY,
+      });
     }
   });
 
   it('sends the headers the apps promise (nosniff, frame, referrer, HSTS, CSP without upgrades)', async () => {
     expectSecurityHeaders(await answerHeaders(securityHeaders()));
+  });
+
+  it('issue 33 finding 6: styles only from our own files, and camera, microphone and location turned off', async () => {
+    const headers = await answerHeaders(securityHeaders({ extraImageSources: ['https:'] }));
+    expect(headers['content-security-policy']).toMatch(/style-src 'self'(;|$)/);
+    expect(headers['content-security-policy']).not.toContain('unsafe-inline');
+    expect(headers['permissions-policy']).toMatch(/(^|, )camera=\(\)/);
+    expect(headers['permissions-policy']).toMatch(/(^|, )microphone=\(\)/);
+    expect(headers['permissions-policy']).toMatch(/(^|, )geolocation=\(\)/);
   });
 
   it('adds only image sources an app asks for (the console: https logos), scripts staying same-origin', async () => {

@@ -15,6 +15,36 @@ export interface SecurityHeaderOptions {
   extraImageSources?: readonly string[];
 }
 
+/**
+ * Browser features no page of ours uses, turned off for our pages and anything they frame, so a
+ * script that got in cannot reach a camera, a microphone or the person's location. Copying (the
+ * setup dialogs' copy buttons) stays allowed to our own origin. Only features Chromium knows are
+ * named: an unknown one is a console warning on every page.
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'autoplay=()',
+  'camera=()',
+  'clipboard-read=()',
+  'clipboard-write=(self)',
+  'display-capture=()',
+  'encrypted-media=()',
+  'fullscreen=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'hid=()',
+  'magnetometer=()',
+  'microphone=()',
+  'midi=()',
+  'payment=()',
+  'picture-in-picture=()',
+  'publickey-credentials-get=()',
+  'screen-wake-lock=()',
+  'serial=()',
+  'usb=()',
+  'xr-spatial-tracking=()',
+].join(', ');
+
 /** helmet as configured for every app: see securityHeaders. */
 export function configuredHelmet(options: SecurityHeaderOptions = {}): Helmet {
   const extra = options.extraImageSources ?? [];
@@ -22,6 +52,11 @@ export function configuredHelmet(options: SecurityHeaderOptions = {}): Helmet {
     contentSecurityPolicy: {
       directives: {
         upgradeInsecureRequests: null,
+        // helmet's default is `'self' https: 'unsafe-inline'`: any https stylesheet and any inline
+        // style, so injected markup could restyle the page (overlay a fake sign-in form). The console
+        // and the API reference load styles only from their own files; React sets `style` props
+        // through the CSSOM, which style-src does not govern.
+        styleSrc: ["'self'"],
         ...(extra.length ? { imgSrc: ["'self'", 'data:', ...extra] } : {}),
       },
     },
@@ -31,7 +66,8 @@ export function configuredHelmet(options: SecurityHeaderOptions = {}): Helmet {
 /**
  * Security headers for every answer of every HTTP app: helmet's defaults (nosniff, frame and
  * referrer policy, HSTS, a same-origin content security policy the console UI and the API
- * reference pages work under) less `upgrade-insecure-requests`, which would break a deployment
+ * reference pages work under, styles included) plus a Permissions-Policy, less
+ * `upgrade-insecure-requests`, which would break a deployment
  * reached over plain http on its network (`http://10.0.0.5:3002`): its assets would be asked for
  * over https.
  *
@@ -41,7 +77,10 @@ export function configuredHelmet(options: SecurityHeaderOptions = {}): Helmet {
  * A test checks the headers against helmet's own on a real answer.
  */
 export function securityHeaders(options: SecurityHeaderOptions = {}): RequestHandler {
-  const headers = headersSetBy(configuredHelmet(options));
+  const headers: [string, string][] = [
+    ...headersSetBy(configuredHelmet(options)),
+    ['Permissions-Policy', PERMISSIONS_POLICY],
+  ];
   return (_req, res, next) => {
     for (const [name, value] of headers) res.setHeader(name, value);
     next();

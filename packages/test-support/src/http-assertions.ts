@@ -10,6 +10,9 @@ export function expectSecurityHeaders(headers: Record<string, string | undefined
   expect(headers['strict-transport-security']).toMatch(/max-age=\d+/);
   expect(headers['content-security-policy']).toMatch(/default-src 'self'/);
   expect(headers['content-security-policy']).not.toMatch(/upgrade-insecure-requests/);
+  expect(headers['content-security-policy']).toMatch(/style-src 'self'(;|$)/);
+  expect(headers['content-security-policy']).not.toMatch(/unsafe-inline/);
+  expect(headers['permissions-policy']).toMatch(/camera=\(\)/);
   expect(headers['referrer-policy']).toBe('no-referrer');
   expect(headers['x-powered-by']).toBeUndefined();
 }

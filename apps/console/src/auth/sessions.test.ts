@@ -18,10 +18,10 @@ const signUp = (body: object) => request(h.app).post('/api/auth/sign-up').send(b
 const signIn = (email: string, password: string) => request(h.app).post('/api/auth/sign-in').send({ email, password });
 const meByCookie = (cookie: string) => request(h.app).get('/api/me').set('Cookie', cookie);
 
-/** The one `vt_session` Set-Cookie header of an answer. */
-function sessionCookieOf(res: request.Response): string {
+/** The one `vt_session` Set-Cookie header of an answer (`__Host-vt_session` when `tls`). */
+function sessionCookieOf(res: request.Response, tls = false): string {
   const raw = res.headers['set-cookie'] as unknown as string[] | undefined;
-  const cookies = (raw ?? []).filter((c) => c.startsWith('vt_session='));
+  const cookies = (raw ?? []).filter((c) => c.startsWith(tls ? '__Host-vt_session=' : 'vt_session='));
   expect(cookies).toHaveLength(1);
   return cookies[0] as string;
 }
@@ -71,15 +71,22 @@ describe('POST /api/auth/sign-up', () => {
     );
   });
 
-  it('sets the cookie Secure when the request came over https through the trusted loopback proxy', async () => {
+  it('[issue 33 finding 6] over https (through the trusted proxy) the cookie is `__Host-vt_session`, Secure, Path=/, no Domain; only that name is read there', async () => {
     const res = await request(h.app)
       .post('/api/auth/sign-up')
       .set('X-Forwarded-Proto', 'https')
       .send({ email: uniqueEmail('tls'), password: TEST_PASSWORD, name: 'T' });
     expect(res.status).toBe(201);
-    const cookie = sessionCookieOf(res);
+    const cookie = sessionCookieOf(res, true);
     expect(cookie).toMatch(/; Secure(;|$)/);
     expect(cookie).toMatch(/; HttpOnly(;|$)/);
+    expect(cookie).toMatch(/; Path=\/(;|$)/);
+    expect(cookie).not.toMatch(/Domain=/i);
+    const overTls = (name: string) =>
+      request(h.app).get('/api/me').set('X-Forwarded-Proto', 'https').set('Cookie', `${name}=${res.body.token}`);
+    expect((await overTls('__Host-vt_session')).status).toBe(200);
+    // A plain-named cookie over TLS could have been planted by a sibling subdomain: ignored.
+    expect((await overTls('vt_session')).status).toBe(401);
   });
 
   it('refuses an email that is taken, whatever its case: 409 EMAIL_TAKEN, and no second account', async () => {
@@ -103,7 +110,7 @@ describe('POST /api/auth/sign-up', () => {
     expect(short.body.error.code).toBe('INVALID_BODY');
     expect(short.body.error.details).toEqual([{ path: 'password', message: expect.any(String) }]);
     expect(await h.db.user.count({ where: { email } })).toBe(0);
-    expect((await signUp({ email, password: '1234567890', name: 'S' })).status).toBe(201);
+    expect((await signUp({ email, password: 'plum-94-tx', name: 'S' })).status).toBe(201);
   });
 
   it('refuses an unknown body field with 400 and details naming it', async () => {

@@ -2,6 +2,7 @@ import type { PrismaClient, SqlReader } from '@vt/db';
 import type { AlertWebhookSettings } from '@vt/outgoing-webhooks';
 import type { ConnectionSettings } from '@vt/properties';
 import type { ReportLinks } from '@vt/weekly-report';
+import type { KnownDevices } from '../auth/known-devices.ts';
 import type { SignInLimiter } from '../auth/sign-in-limiter.ts';
 import type { CollectNow } from '../collection/collect-now.ts';
 import type { InvitationLimiter } from '../invitations/invitation-limiter.ts';
@@ -18,6 +19,8 @@ export interface HandlerDeps {
   lagTolerantReader?: SqlReader;
   connection: ConnectionSettings;
   signInLimiter: SignInLimiter;
+  /** Browsers that signed in to an account before: the account's sign-in ceiling lets them through. */
+  knownDevices: KnownDevices;
   sessionTtlMs: number;
   now: () => Date;
   /** Queues a re-judging of the property's stored answers (its brand terms or competitors changed). */

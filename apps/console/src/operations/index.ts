@@ -40,7 +40,6 @@ import { inviteMemberHandler } from './invitations/invite-member.ts';
 import { listInvitationsHandler } from './invitations/list-invitations.ts';
 import { resendInvitationHandler } from './invitations/resend-invitation.ts';
 import { revokeInvitationHandler } from './invitations/revoke-invitation.ts';
-import { addMemberHandler } from './members/add-member.ts';
 import { changeRoleHandler } from './members/change-role.ts';
 import { leaveTeamHandler } from './members/leave-team.ts';
 import { listMembersHandler } from './members/list-members.ts';
@@ -96,7 +95,6 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   updateTeam: updateTeamHandler,
   changeRole: changeRoleHandler,
   listMembers: listMembersHandler,
-  addMember: addMemberHandler,
   removeMember: removeMemberHandler,
   leaveTeam: leaveTeamHandler,
   listInvitations: listInvitationsHandler,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { addMember } from '@vt/accounts';
 import type { PrismaClient } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { wakeEmailSender } from '@vt/mail';
@@ -10,6 +11,7 @@ import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
 import request from 'supertest';
 import { buildConsoleApp, type ConsoleAppDeps } from '../app.ts';
+import { createKnownDevices } from '../auth/known-devices.ts';
 import { createSignInLimiter, type SignInLimits } from '../auth/sign-in-limiter.ts';
 import { createCollectNow } from '../collection/collect-now.ts';
 import { createInvitationLimiter, type InvitationLimits } from '../invitations/invitation-limiter.ts';
@@ -22,6 +24,8 @@ export const CONSOLE_ORIGIN = 'https://console.example.test';
 export const TEST_PASSWORD = 'correct horse battery';
 
 export interface ConsoleHarnessOptions {
+  /** Express 'trust proxy'; `loopback` by default, so a test can name a client by X-Forwarded-For. */
+  trustProxy?: string;
   /** Sign-in failure limits; high unless a test is about them. */
   signInLimits?: Partial<SignInLimits>;
   sessionTtlMs?: number;
@@ -60,7 +64,8 @@ export interface SignedUp {
 /**
  * The real console app (supertest drives it) over the real Postgres, with its sign-in limiter on
  * a Redis prefix of its own. `as(token)` is a client that sends `Authorization: Bearer`; `signUp`
- * and `teamOf` build people and teams through the API itself.
+ * build people through the API itself; `teamOf` makes a team through the API and adds its people
+ * as the operator does.
  */
 export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
   const db = options.db ?? testDb();
@@ -86,7 +91,9 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     isClosing: () => false,
     now: clock,
     publicOrigin: CONSOLE_ORIGIN,
-    trustProxy: 'loopback',
+    // Tests stand for many clients by sending X-Forwarded-For from loopback; the deployment's
+    // default believes no proxy (CONSOLE_TRUST_PROXY=false).
+    trustProxy: options.trustProxy ?? 'loopback',
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     operations: consoleOperations({
       db,
@@ -123,11 +130,14 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
       signInLimiter: createSignInLimiter({
         redis,
         keyPrefix: prefix,
+        freeFailures: 1000,
+        maxBackoffSeconds: 900,
         failuresPerEmail: 1000,
         failuresPerClient: 1000,
         windowSeconds: 900,
         ...options.signInLimits,
       }),
+      knownDevices: createKnownDevices({ redis, keyPrefix: prefix, ttlSeconds: 90 * 86_400 }),
     }),
   };
   const app = buildConsoleApp(appDeps);
@@ -170,9 +180,10 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
     if (created.status !== 201)
       throw new Error(`team create failed: ${created.status} ${JSON.stringify(created.body)}`);
     const teamId: string = created.body.team.id;
+    // The console adds people only by an invitation they accept; the operator's direct add
+    // (what `ops team add-member` runs), acting as the owner, sets a team up at once.
     for (const { person, role } of others) {
-      const added = await as(owner.token, teamId).post('/api/team/members', { email: person.email, role });
-      if (added.status !== 201) throw new Error(`add member failed: ${added.status} ${JSON.stringify(added.body)}`);
+      await addMember(db, { teamId, actor: { userId: owner.user.id, role: 'owner' }, email: person.email, role });
     }
     return { teamId, slug };
   }

@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { addMember } from '@vt/accounts';
 import { importAnswers } from '@vt/answers';
 import { deriveCrawlToken } from '@vt/credentials';
 import { isolatedQueuePrefix, type RunningApp, startApp, testEnv } from '@vt/test-support';
@@ -337,7 +338,12 @@ describe('the console web UI, end to end', () => {
 
     // A member sees the team and its people, and no control that changes anything.
     const member = await h.signUp('roles-member');
-    await h.as(owner.token, teamId).post('/api/team/members', { email: member.email, role: 'member' });
+    await addMember(h.db, {
+      teamId,
+      actor: { userId: owner.user.id, role: 'owner' },
+      email: member.email,
+      role: 'member',
+    });
     const asMember = await ui.signIn(member);
     await asMember.goto(`${ui.base}/t/${teamId}/settings`);
     await asMember.getByTestId('members').waitFor();

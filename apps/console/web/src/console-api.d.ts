@@ -16,7 +16,9 @@ export interface paths {
         put?: never;
         /**
          * Create an account and sign in
-         * @description No session needed.
+         * @description A password that is common (a list of ~49,000 breached ones, case and spaces ignored), one short pattern repeated, a run such as 1234567890, or contains the email is 400 INVALID_BODY with the reason at `password`. 409 EMAIL_TAKEN counts as a failed sign-in of the client’s address, and an address over that limit answers 429 with Retry-After here too.
+         *
+         *     No session needed.
          */
         post: operations["signUp"];
         delete?: never;
@@ -36,7 +38,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description An unknown email and a wrong password get the same 401 INVALID_CREDENTIALS. Failures are limited per email and per client (Redis-shared); over either limit answers 429 with Retry-After.
+         * @description An unknown email and a wrong password get the same 401 INVALID_CREDENTIALS. Failures are limited (Redis-shared, 429 with Retry-After): per email and client address, a wait that doubles with each failure past the first few; per address over all emails; per account over all addresses, past which only a browser that has signed in to the account before (its `vt_device` cookie) may try until the window ends or the password is reset.
          *
          *     No session needed.
          */
@@ -208,13 +210,7 @@ export interface paths {
          */
         get: operations["listMembers"];
         put?: never;
-        /**
-         * Add a person with an account to the current team
-         * @description Only an owner may add an owner. The person must have signed up (404 USER_NOT_FOUND otherwise).
-         *
-         *     Owners and admins of the current team.
-         */
-        post: operations["addMember"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1405,7 +1401,7 @@ export interface components {
             email: string;
             /**
              * Format: password
-             * @description 10–256 characters.
+             * @description 10–256 characters, not one of the ~49,000 most common breached passwords (case and spaces ignored), not one character or short pattern repeated, not a run such as 1234567890.
              */
             password: string;
             /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
@@ -1540,19 +1536,6 @@ export interface components {
         };
         Members: {
             members: components["schemas"]["Member"][];
-        };
-        AddMember: {
-            /**
-             * @description An email address; compared case-insensitively.
-             * @example ada@example.com
-             */
-            email: string;
-            /**
-             * @description owner: everything, roles included; admin: everything but granting or removing owners; member: reads, without tokens, secrets or keys.
-             * @default member
-             * @enum {string}
-             */
-            role: "owner" | "admin" | "member";
         };
         Invitations: {
             /** @description Invitations not accepted or revoked (pending, and expired ones that can be resent), newest first. */
@@ -2936,6 +2919,18 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
@@ -3740,116 +3735,6 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConsoleError"];
-                };
-            };
-            /** @description INTERNAL_ERROR */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConsoleError"];
-                };
-            };
-        };
-    };
-    addMember: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
-                "X-Request-Id"?: components["schemas"]["RequestId"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["AddMember"];
-            };
-        };
-        responses: {
-            /** @description Success. */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MemberAnswer"];
-                };
-            };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConsoleError"];
-                };
-            };
-            /** @description UNAUTHENTICATED */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Bearer realm="console" */
-                    "WWW-Authenticate"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConsoleError"];
-                };
-            };
-            /** @description CSRF_REJECTED, FORBIDDEN */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConsoleError"];
-                };
-            };
-            /** @description NOT_FOUND, USER_NOT_FOUND */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConsoleError"];
-                };
-            };
-            /** @description ALREADY_MEMBER */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConsoleError"];
-                };
-            };
-            /** @description PAYLOAD_TOO_LARGE */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConsoleError"];
-                };
-            };
-            /** @description UNSUPPORTED_MEDIA_TYPE */
-            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -29,8 +29,6 @@ export const consoleApi = {
     answer(client.PATCH('/api/team', { ...team(teamId), body })),
   changeRole: (teamId: string, body: ConsoleBody<'changeRole'>) =>
     answer(client.PUT('/api/team/role', { ...team(teamId), body })),
-  addMember: (teamId: string, body: ConsoleBody<'addMember'>) =>
-    answer(client.POST('/api/team/members', { ...team(teamId), body })),
   removeMember: (teamId: string, userId: string) =>
     done(client.DELETE('/api/team/members/{userId}', { ...team(teamId), params: { path: { userId } } })),
   leaveTeam: (teamId: string) => done(client.POST('/api/team/leave', team(teamId))),

@@ -35,7 +35,6 @@ import { caughtEmailSchema, queuedTestEmailSchema, TEST_EMAIL_LIMIT, teamEmailsS
 import { onboardingQuery, onboardingSchema, overviewQuery, overviewSchema } from './overview.ts';
 import {
   activityQuery,
-  addMemberBody,
   changeRoleBody,
   checkSlugQuery,
   createApiKeyBody,
@@ -139,11 +138,13 @@ export const consoleEndpoints = {
     method: 'post',
     path: '/api/auth/sign-up',
     summary: 'Create an account and sign in',
+    description:
+      'A password that is common (a list of ~49,000 breached ones, case and spaces ignored), one short pattern repeated, a run such as 1234567890, or contains the email is 400 INVALID_BODY with the reason at `password`. 409 EMAIL_TAKEN counts as a failed sign-in of the client’s address, and an address over that limit answers 429 with Retry-After here too.',
     access: 'public',
     body: signUpBody,
     status: 201,
     response: authAnswerSchema,
-    errors: ['EMAIL_TAKEN'],
+    errors: ['EMAIL_TAKEN', 'RATE_LIMIT_EXCEEDED'],
   }),
   signIn: endpoint({
     operationId: 'signIn',
@@ -151,7 +152,7 @@ export const consoleEndpoints = {
     path: '/api/auth/sign-in',
     summary: 'Sign in',
     description:
-      'An unknown email and a wrong password get the same 401 INVALID_CREDENTIALS. Failures are limited per email and per client (Redis-shared); over either limit answers 429 with Retry-After.',
+      'An unknown email and a wrong password get the same 401 INVALID_CREDENTIALS. Failures are limited (Redis-shared, 429 with Retry-After): per email and client address, a wait that doubles with each failure past the first few; per address over all emails; per account over all addresses, past which only a browser that has signed in to the account before (its `vt_device` cookie) may try until the window ends or the password is reset.',
     access: 'public',
     body: signInBody,
     status: 200,
@@ -249,18 +250,6 @@ export const consoleEndpoints = {
     access: 'member',
     status: 200,
     response: membersSchema,
-  }),
-  addMember: endpoint({
-    operationId: 'addMember',
-    method: 'post',
-    path: '/api/team/members',
-    summary: 'Add a person with an account to the current team',
-    description: 'Only an owner may add an owner. The person must have signed up (404 USER_NOT_FOUND otherwise).',
-    access: 'admin',
-    body: addMemberBody,
-    status: 201,
-    response: memberAnswerSchema,
-    errors: ['USER_NOT_FOUND', 'ALREADY_MEMBER'],
   }),
   removeMember: endpoint({
     operationId: 'removeMember',

@@ -17,7 +17,7 @@ export const CONSOLE_ERROR_STATUS = defineErrorStatuses({
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   CSRF_REJECTED: 403,
-  /** Adding a member: no account has that email (people sign up first). */
+  /** The operator's direct add (`ops team add-member`): no account has that email. The console invites instead, and never says. */
   USER_NOT_FOUND: 404,
   SLUG_TAKEN: 409,
   EMAIL_TAKEN: 409,

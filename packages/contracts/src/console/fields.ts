@@ -11,6 +11,7 @@ import {
   TERMS_MAX,
   URL_MAX,
 } from './limits.ts';
+import { weakPasswordReason } from './password-rules.ts';
 
 // The console's input fields, shared by the console's request schemas and the ops CLI, so a slug,
 // an email or a domain is checked the same way wherever it enters.
@@ -100,7 +101,16 @@ export const passwordSchema = z
   .string()
   .min(PASSWORD_MIN, `must be at least ${PASSWORD_MIN} characters`)
   .max(PASSWORD_MAX, `must be at most ${PASSWORD_MAX} characters`)
-  .openapi({ description: `${PASSWORD_MIN}–${PASSWORD_MAX} characters.`, format: 'password' });
+  .superRefine((password, ctx) => {
+    // A password of the wrong length is told only that.
+    if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX) return;
+    const reason = weakPasswordReason(password);
+    if (reason) ctx.addIssue({ code: 'custom', message: reason });
+  })
+  .openapi({
+    description: `${PASSWORD_MIN}–${PASSWORD_MAX} characters, not one of the ~49,000 most common breached passwords (case and spaces ignored), not one character or short pattern repeated, not a run such as 1234567890.`,
+    format: 'password',
+  });
 
 /** Said of a name, a term or a prompt that is empty or only spaces (it is trimmed first). */
 export const BLANK_MESSAGE = 'must not be blank';

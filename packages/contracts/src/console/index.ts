@@ -10,6 +10,7 @@ export * from './limits.ts';
 export { buildConsoleOpenApiDocument } from './openapi.ts';
 export * from './outgoing-mail.ts';
 export * from './overview.ts';
+export { normalisedPassword, weakPasswordReason } from './password-rules.ts';
 export * from './platform-names.ts';
 export * from './requests.ts';
 export * from './resources.ts';

@@ -22,12 +22,18 @@ import {
   uuidSchema,
 } from './fields.ts';
 import { API_KEY_PROPERTIES_MAX, NAME_MAX, PROMPT_TEXT_MAX, SIGN_IN_PASSWORD_MAX } from './limits.ts';
+import { weakPasswordReason } from './password-rules.ts';
 
 // Request bodies and queries of the console API. Bodies are strict: an unknown field is refused
 // with its name in `details`, so a typo never passes silently.
 
 export const signUpBody = z
   .strictObject({ email: emailSchema, password: passwordSchema, name: displayNameSchema })
+  .superRefine(({ email, password }, ctx) => {
+    const reason = weakPasswordReason(password, email);
+    // The field's own rules have spoken already; this adds only what the email makes weak.
+    if (reason && !weakPasswordReason(password)) ctx.addIssue({ code: 'custom', path: ['password'], message: reason });
+  })
   .openapi('SignUp');
 
 /** Any password is accepted as input: the rules apply when one is set, not when one is tried. */
@@ -51,10 +57,6 @@ export const updateTeamBody = z
 export const checkSlugQuery = z.object({ slug: z.string().max(NAME_MAX) });
 
 export const changeRoleBody = z.strictObject({ userId: uuidSchema, role: roleSchema }).openapi('ChangeRole');
-
-export const addMemberBody = z
-  .strictObject({ email: emailSchema, role: roleSchema.default('member') })
-  .openapi('AddMember');
 
 export const createPropertyBody = z
   .strictObject({
