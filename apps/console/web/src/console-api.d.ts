@@ -1370,7 +1370,7 @@ export interface components {
         ConsoleError: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "INVITATION_FOR_ANOTHER_EMAIL" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "NOTHING_TO_COLLECT" | "LIMIT_REACHED" | "INVITATION_REVOKED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
+                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "IDEMPOTENCY_KEY_INVALID" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "INVITATION_FOR_ANOTHER_EMAIL" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "NOTHING_TO_COLLECT" | "LIMIT_REACHED" | "INVITATION_REVOKED" | "INVITATION_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "SECRET_NOT_REPLAYED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
                 message: string;
                 /** @description On a 400 about the input: each field that failed, by path. */
                 details?: {
@@ -3056,6 +3056,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3069,6 +3077,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description IDEMPOTENCY_KEY_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
             };
             /** @description UNAUTHENTICATED */
             401: {
@@ -3084,6 +3102,26 @@ export interface operations {
             };
             /** @description CSRF_REJECTED */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3256,6 +3294,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3276,7 +3322,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamDetail"];
                 };
             };
-            /** @description INVALID_BODY */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3308,7 +3354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description SLUG_TAKEN */
+            /** @description IDEMPOTENCY_KEY_IN_USE, SLUG_TAKEN */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3330,6 +3376,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3766,6 +3822,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3786,7 +3850,7 @@ export interface operations {
                     "application/json": components["schemas"]["MemberAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3828,7 +3892,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description ALREADY_MEMBER */
+            /** @description ALREADY_MEMBER, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3850,6 +3914,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3963,6 +4037,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3977,7 +4059,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4019,8 +4101,18 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description LAST_OWNER */
+            /** @description IDEMPOTENCY_KEY_IN_USE, LAST_OWNER */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4123,6 +4215,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4143,7 +4243,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4185,7 +4285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description ALREADY_MEMBER */
+            /** @description ALREADY_MEMBER, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4207,6 +4307,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4245,6 +4355,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -4264,7 +4382,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationAnswer"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4298,6 +4416,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4503,6 +4641,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4523,7 +4669,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcceptedInvitation"];
                 };
             };
-            /** @description INVALID_BODY */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4565,7 +4711,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description INVITATION_EXPIRED, INVITATION_REVOKED */
+            /** @description IDEMPOTENCY_KEY_IN_USE, INVITATION_EXPIRED, INVITATION_REVOKED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4587,6 +4733,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4679,6 +4835,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4699,7 +4863,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4741,6 +4905,16 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -4753,6 +4927,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5028,6 +5212,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -5051,7 +5243,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompetitorAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5093,7 +5285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description ALREADY_EXISTS */
+            /** @description ALREADY_EXISTS, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5115,6 +5307,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5220,6 +5422,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -5243,7 +5453,7 @@ export interface operations {
                     "application/json": components["schemas"]["PromptAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5285,7 +5495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description ALREADY_EXISTS */
+            /** @description ALREADY_EXISTS, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5307,6 +5517,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5586,6 +5806,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -5605,7 +5833,7 @@ export interface operations {
                     "application/json": components["schemas"]["CrawlSetup"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5639,6 +5867,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5675,6 +5923,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -5694,7 +5950,7 @@ export interface operations {
                     "application/json": components["schemas"]["CrawlSetup"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5728,6 +5984,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5754,6 +6030,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -5773,7 +6057,7 @@ export interface operations {
                     "application/json": components["schemas"]["CrawlSetup"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5807,6 +6091,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -6109,6 +6413,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -6132,7 +6444,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhookAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6174,7 +6486,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description LIMIT_REACHED */
+            /** @description IDEMPOTENCY_KEY_IN_USE, LIMIT_REACHED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6196,6 +6508,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -6416,6 +6738,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -6437,7 +6767,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhookAnswer"];
                 };
             };
-            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6471,6 +6801,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -6507,6 +6857,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -6528,7 +6886,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhookTest"];
                 };
             };
-            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6562,6 +6920,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -7571,6 +7949,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -7590,7 +7976,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionStatus"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7632,8 +8018,18 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description NOTHING_TO_COLLECT */
+            /** @description IDEMPOTENCY_KEY_IN_USE, NOTHING_TO_COLLECT */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8262,6 +8658,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8282,7 +8686,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8324,6 +8728,16 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_IN_USE, SECRET_NOT_REPLAYED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -8336,6 +8750,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8517,6 +8941,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8533,7 +8965,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueuedTestEmail"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8567,6 +8999,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

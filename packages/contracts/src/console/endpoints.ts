@@ -21,6 +21,7 @@ import {
 } from './answer-insights.ts';
 import { collectionStatusSchema } from './collection.ts';
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
+import { idempotencyKeyParameter } from './idempotency.ts';
 import {
   acceptedInvitationSchema,
   INVITATION_LIMIT,
@@ -119,7 +120,20 @@ export interface ConsoleEndpoint {
   streams?: typeof CSV_MEDIA_TYPE;
   /** Codes this operation answers beyond those its access level and body imply. */
   errors?: ConsoleErrorCode[];
+  /**
+   * The top-level field of the answer that holds a secret shown only this once (an API key's):
+   * a retry under the same Idempotency-Key is not given it again (409 SECRET_NOT_REPLAYED).
+   */
+  shownOnceField?: string;
 }
+
+/**
+ * Whether a console operation takes an Idempotency-Key: every POST of a signed-in person (each
+ * creates or changes something). The public ones (sign-up, sign-in, the unsubscribe link) have
+ * nobody to hold a key for, and answer session tokens that must not be kept.
+ */
+export const takesIdempotencyKey = (e: Pick<ConsoleEndpoint, 'method' | 'access'>) =>
+  e.method === 'post' && e.access !== 'public';
 
 const endpoint = <E extends ConsoleEndpoint>(e: E) => e;
 
@@ -861,6 +875,7 @@ export const consoleEndpoints = {
     body: createApiKeyBody,
     status: 201,
     response: createdApiKeySchema,
+    shownOnceField: 'secret',
   }),
   revokeApiKey: endpoint({
     operationId: 'revokeApiKey',
@@ -978,6 +993,10 @@ function consoleErrorCodes(e: ConsoleEndpoint): Map<number, ConsoleErrorCode[]> 
   if (e.body) codes.add('INVALID_BODY').add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
   if (e.query) codes.add('INVALID_PARAM');
   if (writes) codes.add('CSRF_REJECTED');
+  if (takesIdempotencyKey(e)) {
+    codes.add('IDEMPOTENCY_KEY_INVALID').add('IDEMPOTENCY_KEY_IN_USE').add('IDEMPOTENCY_KEY_REUSED');
+    if (e.shownOnceField) codes.add('SECRET_NOT_REPLAYED');
+  }
   if (e.access !== 'public') codes.add('UNAUTHENTICATED');
   if (e.access === 'member' || e.access === 'admin') codes.add('TEAM_NOT_SELECTED').add('NOT_FOUND');
   if (e.access === 'admin') codes.add('FORBIDDEN');
@@ -1032,7 +1051,7 @@ export function registerConsoleEndpoint(registry: OpenAPIRegistry, e: ConsoleEnd
     tags: [tagOf(e.path)],
     security: e.access === 'public' ? [] : [{ sessionCookie: [] }, { sessionBearer: [] }],
     request: {
-      headers: [requestIdParameter],
+      headers: takesIdempotencyKey(e) ? [requestIdParameter, idempotencyKeyParameter] : [requestIdParameter],
       query: e.query,
       params: params.length
         ? z.object(Object.fromEntries(params.map((p) => [p, z.uuid().openapi({ description: `The ${p} (a UUID).` })])))
