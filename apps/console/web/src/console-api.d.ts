@@ -643,6 +643,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/properties/{id}/webhook/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the property’s lead webhook signing secret, with an overlap in which both verify
+         * @description A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.
+         *
+         *     Owners and admins of the current team.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/properties/{id}/webhook/log": {
         parameters: {
             query?: never;
@@ -1825,6 +1847,16 @@ export interface components {
             url: string;
             /** @description The HMAC signing secret. Null for members (owners and admins only) and when the deployment secret is not set. */
             signingSecret: string | null;
+            /**
+             * Format: date-time
+             * @description When the property’s secret was last rotated; null: never (the secret derived from the property id).
+             */
+            secretRotatedAt: string | null;
+            /** @description While the secret before the last rotation still verifies (the overlap), until when; null when it no longer does. */
+            previousSecret: {
+                /** Format: date-time */
+                verifiesUntil: string;
+            } | null;
             /** @enum {string} */
             status: "not_verified" | "rejecting" | "verified";
             latestRefusal: components["schemas"]["LatestRefusal"];
@@ -1833,6 +1865,13 @@ export interface components {
             /** Format: date-time */
             lastAcceptedAt: string | null;
             notes: string[];
+        };
+        RotateWebhookSecret: {
+            /**
+             * @description How long the secret being replaced keeps verifying, in hours (0 to 168, default 24; 0: refused at once).
+             * @default 24
+             */
+            overlapHours: number;
         };
         WebhookDeliveryLog: {
             /** Format: uuid */
@@ -6259,6 +6298,147 @@ export interface operations {
             };
             /** @description INTERNAL_ERROR */
             500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecret"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSetup"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_CONFIGURED */
+            503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -47,6 +47,7 @@ import {
   exportQuery,
   propertyResponsesQuery,
   propertyTasksQuery,
+  rotateWebhookSecretBody,
   selectTeamBody,
   shareOfVoiceQuery,
   signInBody,
@@ -529,6 +530,19 @@ export const consoleEndpoints = {
     status: 200,
     response: webhookSetupSchema,
     errors: ['NOT_FOUND'],
+  }),
+  rotateWebhookSecret: endpoint({
+    operationId: 'rotateWebhookSecret',
+    method: 'post',
+    path: '/api/properties/{id}/webhook/rotate',
+    summary: 'Rotate the property’s lead webhook signing secret, with an overlap in which both verify',
+    description:
+      'A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.',
+    access: 'admin',
+    body: rotateWebhookSecretBody,
+    status: 200,
+    response: webhookSetupSchema,
+    errors: ['NOT_FOUND', 'NOT_CONFIGURED'],
   }),
   getWebhookLog: endpoint({
     operationId: 'getWebhookLog',
