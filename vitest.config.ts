@@ -7,6 +7,10 @@ const suite = process.env.VT_SUITE;
 const own = suite === 'faults' || suite === 'load';
 
 export default defineConfig({
+  // Workspace packages that ship built files (@vt/api-client) name their sources under this
+  // condition, so tests run the source without a build; a user of the packed package never sets it.
+  resolve: { conditions: ['vt-workspace'] },
+  ssr: { resolve: { conditions: ['vt-workspace'] } },
   test: {
     include: own
       ? [`tests/${suite}/**/*.test.ts`]

@@ -19,9 +19,10 @@ import { ROOT } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createReadApiHarness, type ReadWorld, seedReadWorld } from './testing/index.ts';
 
-// @vt/api-client as a user gets it: packed by pnpm (its prepack builds dist/ with tsc), the tarball
-// unpacked into a project of its own next to nothing but openapi-fetch, and the README's examples
-// run with plain node against the real read API and type-checked with tsc as a consumer would.
+// @vt/api-client as a user gets it: packed by plain `npm pack` in its folder (its prepack builds
+// dist/ with tsc; npm applies no workspace rewriting, so the manifest on disk is what ships), the
+// tarball unpacked into a project of its own next to nothing but openapi-fetch, and the README's
+// examples run with plain node against the real read API and type-checked with tsc as a consumer would.
 
 const run = promisify(execFile);
 const PACKAGE_DIR = join(ROOT, 'packages/api-client');
@@ -51,7 +52,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   work = mkdtempSync(join(tmpdir(), 'vt-api-client-'));
-  await run('pnpm', ['--filter', '@vt/api-client', 'pack', '--pack-destination', work], { cwd: ROOT });
+  await run('npm', ['pack', '--pack-destination', work, '--offline', '--loglevel=error'], { cwd: PACKAGE_DIR });
   const packed = readdirSync(work).filter((name) => name.endsWith('.tgz'));
   expect(packed).toHaveLength(1);
   tarball = join(work, packed[0]!);
@@ -94,11 +95,20 @@ describe('the @vt/api-client package', () => {
       'package/package.json',
     ]);
     const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules/@vt/api-client/package.json'), 'utf8'));
-    expect(manifest.exports).toEqual({ '.': { types: './dist/index.d.ts', default: './dist/index.js' } });
+    // The workspace's own condition (its sources) is there, first, and names a file not shipped:
+    // only a resolver told `vt-workspace` reads it, which no user's is.
+    expect(manifest.exports).toEqual({
+      '.': { 'vt-workspace': './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' },
+    });
     expect(manifest.types).toBe('./dist/index.d.ts');
     expect(manifest.type).toBe('module');
     expect(manifest.dependencies).toEqual({ 'openapi-fetch': expect.stringMatching(/^\^0\./) });
+    // Installable from the tarball alone: not private, and no dependency of any kind on this workspace.
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.devDependencies).toBeUndefined();
+    expect(manifest.peerDependencies).toBeUndefined();
     expect(JSON.stringify(manifest)).not.toContain('workspace:');
+    expect(JSON.stringify(manifest)).not.toContain('@vt/contracts');
     const js = readFileSync(join(consumer, 'node_modules/@vt/api-client/dist/index.js'), 'utf8');
     expect(js).toContain('export function createReadApiClient');
     expect(js).not.toMatch(/\.ts['"]/);

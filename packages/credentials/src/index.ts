@@ -22,9 +22,13 @@ export {
   isWellFormedSessionToken,
 } from './session-token.ts';
 export {
+  currentWebhookSecret,
   deriveLegacyWebhookSecret,
+  deriveRotatedWebhookSecret,
   deriveWebhookSecret,
+  generateWebhookSecretNonce,
   signWebhookPayload,
   verifyStandardWebhookSignature,
   verifyWebhookSignature,
+  webhookSecretsOf,
 } from './webhook-secret.ts';

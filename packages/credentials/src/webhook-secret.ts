@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
@@ -94,4 +94,36 @@ export function verifyStandardWebhookSignature(
     if (timingSafeEqual(expected, Buffer.from(digest, 'base64'))) matched = true;
   }
   return matched;
+}
+
+/**
+ * A property's lead webhook secret after it was rotated (issue 31): derived, like the original, under
+ * the deployment key, from the property id and the random nonce the rotation drew, so nothing secret
+ * is stored and every gateway replica derives the same secret from the property row.
+ */
+export function deriveRotatedWebhookSecret(deploymentKey: string, propertyId: string, nonce: string): string {
+  const key = createHmac('sha256', deploymentKey).update(`lead-webhook:v3:${propertyId}:${nonce}`).digest();
+  return `${WEBHOOK_SECRET_PREFIX}${key.toString('base64')}`;
+}
+
+/** A rotation's nonce: 128 random bits, in hex. */
+export function generateWebhookSecretNonce(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/**
+ * The secrets of one secret version of a property under one deployment key: with no nonce (never
+ * rotated) the derived Standard Webhooks secret and the legacy one before it; with one, its own.
+ */
+export function webhookSecretsOf(deploymentKey: string, propertyId: string, nonce: string | null): string[] {
+  return nonce
+    ? [deriveRotatedWebhookSecret(deploymentKey, propertyId, nonce)]
+    : [deriveWebhookSecret(deploymentKey, propertyId), deriveLegacyWebhookSecret(deploymentKey, propertyId)];
+}
+
+/** The secret a property's setup dialog shows: its current version's. */
+export function currentWebhookSecret(deploymentKey: string, propertyId: string, nonce: string | null): string {
+  return nonce
+    ? deriveRotatedWebhookSecret(deploymentKey, propertyId, nonce)
+    : deriveWebhookSecret(deploymentKey, propertyId);
 }

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { ErrorSender } from './error-envelope.ts';
 import type { Operation } from './operation.ts';
 import { type OperationMetricNames, operationMetrics } from './operation-metrics.ts';
+import { RecordedAnswer } from './recorded-answer.ts';
 import type { Refusal } from './refusal.ts';
 import { sendStreamedAnswer } from './streamed-answer.ts';
 
@@ -79,7 +80,9 @@ export function createOperationRouter<Ctx, Meta, Code extends string>(
       if (operation.body && options.bodyNotJson && !req.is('application/json')) throw options.bodyNotJson();
       const body = parse('body', operation.body, req.body);
       const answer = await operation.handle({ ...context, params, query, body });
-      if (operation.streams) await sendStreamedAnswer(req, res, operation.status ?? 200, operation.streams, answer);
+      if (answer instanceof RecordedAnswer) answer.send(res);
+      else if (operation.streams)
+        await sendStreamedAnswer(req, res, operation.status ?? 200, operation.streams, answer);
       else respond(res, operation, answer);
     } catch (err) {
       // Once an answer has begun, a refusal can no longer be sent: the app's handler logs it.

@@ -1,5 +1,10 @@
 import { OperationError } from '@vt/contracts/console';
-import { deriveCrawlToken, deriveVercelDrainSecret, deriveWebhookSecret } from '@vt/credentials';
+import {
+  currentWebhookSecret,
+  deriveCrawlToken,
+  deriveVercelDrainSecret,
+  generateWebhookSecretNonce,
+} from '@vt/credentials';
 import type { DeliveryLogEntry, PrismaClient, Property } from '@vt/db';
 import {
   acceptedLeadIds,
@@ -38,7 +43,9 @@ export function crawlCredentials(settings: ConnectionSettings, property: Propert
 export function webhookCredentials(settings: ConnectionSettings, property: Property) {
   return {
     url: `${settings.publicIngestUrl}/api/webhooks/leads/${property.id}`,
-    signingSecret: settings.webhookSigningKey ? deriveWebhookSecret(settings.webhookSigningKey, property.id) : null,
+    signingSecret: settings.webhookSigningKey
+      ? currentWebhookSecret(settings.webhookSigningKey, property.id, property.webhookSecretNonce)
+      : null,
   };
 }
 
@@ -165,10 +172,53 @@ export async function webhookSetup(
     propertyId: property.id,
     url,
     signingSecret: options.showSecrets ? signingSecret : null,
+    ...webhookSecretState(property, options.now ?? new Date()),
     ...(await webhookConnection(db, property, options.now)),
     notes: [
       ...(settings.webhookSigningKey ? [] : [WEBHOOK_NOT_CONFIGURED]),
       ...(signingSecret && !options.showSecrets ? ['The signing secret is shown to owners and admins only.'] : []),
     ],
   };
+}
+
+/** The default overlap of a webhook secret rotation: the old secret verifies 24 hours more. */
+export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
+
+/** When the secret was last rotated, and until when the one before it still verifies (null: it does not). */
+export function webhookSecretState(property: Property, now: Date) {
+  const until = property.webhookPreviousSecretUntil;
+  return {
+    secretRotatedAt: property.webhookSecretRotatedAt?.toISOString() ?? null,
+    previousSecret: until && until > now ? { verifiesUntil: until.toISOString() } : null,
+  };
+}
+
+/**
+ * Rotates one property's lead webhook secret: a new random version becomes current, and the one
+ * before keeps verifying for `overlapHours` (0: refused at once), so senders move without a gap.
+ * A second rotation during an overlap ends the older secret at once: two secrets verify at most.
+ * The gateway picks it up within its property cache's TTL (PROPERTY_CACHE_TTL_MS).
+ */
+export async function rotateWebhookSecret(
+  db: PrismaClient,
+  settings: ConnectionSettings,
+  property: Property,
+  options: { overlapHours?: number; now?: Date } = {},
+) {
+  if (!settings.webhookSigningKey) throw new OperationError('NOT_CONFIGURED', WEBHOOK_NOT_CONFIGURED);
+  const now = options.now ?? new Date();
+  const overlapMs = (options.overlapHours ?? WEBHOOK_SECRET_OVERLAP_HOURS) * 3_600_000;
+  // Conditional on the version read, so two rotations at once do not both keep the same previous.
+  const rotated = await db.property.updateManyAndReturn({
+    where: { id: property.id, webhookSecretNonce: property.webhookSecretNonce },
+    data: {
+      webhookSecretNonce: generateWebhookSecretNonce(),
+      webhookPreviousSecretNonce: property.webhookSecretNonce,
+      webhookPreviousSecretUntil: overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null,
+      webhookSecretRotatedAt: now,
+    },
+  });
+  if (rotated[0]) return rotated[0];
+  // Rotated by someone else meanwhile: that rotation stands, and is what the caller sees.
+  return db.property.findUniqueOrThrow({ where: { id: property.id } });
 }

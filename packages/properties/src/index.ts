@@ -11,8 +11,11 @@ export {
   disconnectCrawl,
   reconnectCrawl,
   rotateCrawlToken,
+  rotateWebhookSecret,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
   webhookConnection,
   webhookCredentials,
+  webhookSecretState,
   webhookSetup,
 } from './connection.ts';
 export { crawlLog, webhookLog } from './delivery-logs.ts';

@@ -1,6 +1,6 @@
 import type { ActiveSession, CurrentTeam } from '@vt/accounts';
 import { isUuid } from '@vt/contracts';
-import { type ConsoleAccess, type ConsoleEndpoint, pathParameters } from '@vt/contracts/console';
+import { type ConsoleAccess, type ConsoleEndpoint, pathParameters, takesIdempotencyKey } from '@vt/contracts/console';
 import type { Operation, PathParameterName, StreamedAnswer } from '@vt/http-operations';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
@@ -36,7 +36,16 @@ type Answer<E extends ConsoleEndpoint> = E extends { streams: string }
 
 export type Handler<E extends ConsoleEndpoint> = (ctx: HandlerContext<E>) => Promise<Answer<E>>;
 
-export type ConsoleOperation = Operation<ConsoleContext, { access: ConsoleAccess }>;
+/** What the router needs of a console operation beyond its schemas. */
+export interface ConsoleOperationMeta {
+  access: ConsoleAccess;
+  /** Whether it takes an Idempotency-Key (every POST of a signed-in person). */
+  idempotent: boolean;
+  /** The answer's field holding a secret shown once, never kept for a replay. */
+  shownOnceField?: string;
+}
+
+export type ConsoleOperation = Operation<ConsoleContext, ConsoleOperationMeta>;
 
 /** Stands in for a path id that is not a UUID: it names no row (ids are random v4 UUIDs). */
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
@@ -71,7 +80,11 @@ export function consoleOperation(endpoint: ConsoleEndpoint, handle: ErasedHandle
     method: endpoint.method,
     path: endpoint.path,
     status: endpoint.status,
-    meta: { access: endpoint.access },
+    meta: {
+      access: endpoint.access,
+      idempotent: takesIdempotencyKey(endpoint),
+      ...(endpoint.shownOnceField ? { shownOnceField: endpoint.shownOnceField } : {}),
+    },
     query: endpoint.query,
     body: endpoint.body,
     response: endpoint.response,

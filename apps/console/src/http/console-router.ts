@@ -2,12 +2,14 @@ import { type ActiveSession, assertCanManage, type CurrentTeam, findSession, res
 import { type ConsoleErrorCode, fieldProblems, OperationError } from '@vt/contracts/console';
 import type { PrismaClient } from '@vt/db';
 import { createOperationRouter } from '@vt/http-operations';
+import type { Logger } from '@vt/logger';
 import type { Request, Router } from 'express';
 import type { Registry } from 'prom-client';
 import { isCrossSiteWrite } from '../auth/csrf.ts';
 import { sessionCookieOf } from '../auth/session-cookie.ts';
+import { idempotentOperation } from '../idempotency/idempotent-operation.ts';
 import { sendConsoleError } from './console-error.ts';
-import type { ConsoleContext, ConsoleOperation } from './console-operation.ts';
+import type { ConsoleContext, ConsoleOperation, ConsoleOperationMeta } from './console-operation.ts';
 
 export interface ConsoleRouterDeps {
   db: PrismaClient;
@@ -17,6 +19,7 @@ export interface ConsoleRouterDeps {
   publicOrigin: string;
   registry: Registry;
   now: () => Date;
+  logger: Logger;
 }
 
 const BEARER = /^bearer ([^\s]+)$/i;
@@ -68,8 +71,9 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
     return { req, session, team };
   };
 
-  return createOperationRouter<ConsoleContext, ConsoleOperation['meta'], ConsoleErrorCode>({
-    operations: deps.operations,
+  return createOperationRouter<ConsoleContext, ConsoleOperationMeta, ConsoleErrorCode>({
+    // Every POST of a signed-in person takes an Idempotency-Key, whatever its handler.
+    operations: deps.operations.map((operation) => idempotentOperation(operation, deps)),
     metrics: { registry: deps.registry, prefix: 'vt_console', subject: 'Console API' },
     sendError: sendConsoleError,
     refusal: OperationError,

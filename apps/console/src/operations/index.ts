@@ -66,6 +66,7 @@ import { getWebhookLogHandler } from './setup-dialogs/get-webhook-log.ts';
 import { getWebhookSetupHandler } from './setup-dialogs/get-webhook-setup.ts';
 import { reconnectCrawlHandler } from './setup-dialogs/reconnect-crawl.ts';
 import { rotateCrawlTokenHandler } from './setup-dialogs/rotate-crawl-token.ts';
+import { rotateWebhookSecretHandler } from './setup-dialogs/rotate-webhook-secret.ts';
 import { checkSlugHandler } from './teams/check-slug.ts';
 import { createTeamHandler } from './teams/create-team.ts';
 import { getTeamHandler } from './teams/get-team.ts';
@@ -119,6 +120,7 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   reconnectCrawl: reconnectCrawlHandler,
   getCrawlLog: getCrawlLogHandler,
   getWebhookSetup: getWebhookSetupHandler,
+  rotateWebhookSecret: rotateWebhookSecretHandler,
   getWebhookLog: getWebhookLogHandler,
   listAlertWebhooks: listAlertWebhooksHandler,
   createAlertWebhook: createAlertWebhookHandler,

@@ -639,6 +639,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/properties/{id}/webhook/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the property’s lead webhook signing secret, with an overlap in which both verify
+         * @description A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.
+         *
+         *     Owners and admins of the current team.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/properties/{id}/webhook/log": {
         parameters: {
             query?: never;
@@ -1366,7 +1388,7 @@ export interface components {
         ConsoleError: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "INVITATION_FOR_ANOTHER_EMAIL" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "NOTHING_TO_COLLECT" | "LIMIT_REACHED" | "INVITATION_REVOKED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
+                code: "INVALID_BODY" | "INVALID_PARAM" | "TEAM_NOT_SELECTED" | "IDEMPOTENCY_KEY_INVALID" | "UNAUTHENTICATED" | "INVALID_CREDENTIALS" | "FORBIDDEN" | "CSRF_REJECTED" | "INVITATION_FOR_ANOTHER_EMAIL" | "NOT_FOUND" | "USER_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "SLUG_TAKEN" | "EMAIL_TAKEN" | "ALREADY_MEMBER" | "LAST_OWNER" | "ALREADY_EXISTS" | "NOTHING_TO_COLLECT" | "LIMIT_REACHED" | "INVITATION_REVOKED" | "INVITATION_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "SECRET_NOT_REPLAYED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_CONFIGURED";
                 message: string;
                 /** @description On a 400 about the input: each field that failed, by path. */
                 details?: {
@@ -1808,6 +1830,16 @@ export interface components {
             url: string;
             /** @description The HMAC signing secret. Null for members (owners and admins only) and when the deployment secret is not set. */
             signingSecret: string | null;
+            /**
+             * Format: date-time
+             * @description When the property’s secret was last rotated; null: never (the secret derived from the property id).
+             */
+            secretRotatedAt: string | null;
+            /** @description While the secret before the last rotation still verifies (the overlap), until when; null when it no longer does. */
+            previousSecret: {
+                /** Format: date-time */
+                verifiesUntil: string;
+            } | null;
             /** @enum {string} */
             status: "not_verified" | "rejecting" | "verified";
             latestRefusal: components["schemas"]["LatestRefusal"];
@@ -1816,6 +1848,13 @@ export interface components {
             /** Format: date-time */
             lastAcceptedAt: string | null;
             notes: string[];
+        };
+        RotateWebhookSecret: {
+            /**
+             * @description How long the secret being replaced keeps verifying, in hours (0 to 168, default 24; 0: refused at once).
+             * @default 24
+             */
+            overlapHours: number;
         };
         WebhookDeliveryLog: {
             /** Format: uuid */
@@ -3051,6 +3090,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3064,6 +3111,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description IDEMPOTENCY_KEY_INVALID */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
             };
             /** @description UNAUTHENTICATED */
             401: {
@@ -3079,6 +3136,26 @@ export interface operations {
             };
             /** @description CSRF_REJECTED */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3251,6 +3328,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3271,7 +3356,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamDetail"];
                 };
             };
-            /** @description INVALID_BODY */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3303,7 +3388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description SLUG_TAKEN */
+            /** @description IDEMPOTENCY_KEY_IN_USE, SLUG_TAKEN */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3325,6 +3410,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3848,6 +3943,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3862,7 +3965,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3904,8 +4007,18 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description LAST_OWNER */
+            /** @description IDEMPOTENCY_KEY_IN_USE, LAST_OWNER */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4008,6 +4121,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4028,7 +4149,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4070,7 +4191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description ALREADY_MEMBER */
+            /** @description ALREADY_MEMBER, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4092,6 +4213,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4130,6 +4261,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -4149,7 +4288,7 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationAnswer"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4183,6 +4322,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4388,6 +4547,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4408,7 +4575,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcceptedInvitation"];
                 };
             };
-            /** @description INVALID_BODY */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4450,7 +4617,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description INVITATION_EXPIRED, INVITATION_REVOKED */
+            /** @description IDEMPOTENCY_KEY_IN_USE, INVITATION_EXPIRED, INVITATION_REVOKED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4472,6 +4639,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4564,6 +4741,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4584,7 +4769,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4626,6 +4811,16 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -4638,6 +4833,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4913,6 +5118,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -4936,7 +5149,7 @@ export interface operations {
                     "application/json": components["schemas"]["CompetitorAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4978,7 +5191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description ALREADY_EXISTS */
+            /** @description ALREADY_EXISTS, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5000,6 +5213,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5105,6 +5328,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -5128,7 +5359,7 @@ export interface operations {
                     "application/json": components["schemas"]["PromptAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5170,7 +5401,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description ALREADY_EXISTS */
+            /** @description ALREADY_EXISTS, IDEMPOTENCY_KEY_IN_USE */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5192,6 +5423,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5471,6 +5712,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -5490,7 +5739,7 @@ export interface operations {
                     "application/json": components["schemas"]["CrawlSetup"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5524,6 +5773,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5560,6 +5829,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -5579,7 +5856,7 @@ export interface operations {
                     "application/json": components["schemas"]["CrawlSetup"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5613,6 +5890,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5639,6 +5936,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -5658,7 +5963,7 @@ export interface operations {
                     "application/json": components["schemas"]["CrawlSetup"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5692,6 +5997,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5850,6 +6175,147 @@ export interface operations {
             };
         };
     };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
+                "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The id (a UUID). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RotateWebhookSecret"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSetup"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Bearer realm="console" */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description CSRF_REJECTED, FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description NOT_CONFIGURED */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+        };
+    };
     getWebhookLog: {
         parameters: {
             query?: never;
@@ -5994,6 +6460,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -6017,7 +6491,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhookAnswer"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6059,7 +6533,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description LIMIT_REACHED */
+            /** @description IDEMPOTENCY_KEY_IN_USE, LIMIT_REACHED */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6081,6 +6555,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -6301,6 +6785,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -6322,7 +6814,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhookAnswer"];
                 };
             };
-            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6356,6 +6848,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -6392,6 +6904,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -6413,7 +6933,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhookTest"];
                 };
             };
-            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6447,6 +6967,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -7456,6 +7996,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description The id (a UUID). */
@@ -7475,7 +8023,7 @@ export interface operations {
                     "application/json": components["schemas"]["CollectionStatus"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7517,8 +8065,18 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
-            /** @description NOTHING_TO_COLLECT */
+            /** @description IDEMPOTENCY_KEY_IN_USE, NOTHING_TO_COLLECT */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8147,6 +8705,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8167,7 +8733,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
-            /** @description INVALID_BODY, TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, INVALID_BODY, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8209,6 +8775,16 @@ export interface operations {
                     "application/json": components["schemas"]["ConsoleError"];
                 };
             };
+            /** @description IDEMPOTENCY_KEY_IN_USE, SECRET_NOT_REPLAYED */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE */
             413: {
                 headers: {
@@ -8221,6 +8797,16 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8402,6 +8988,14 @@ export interface operations {
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
+                /**
+                 * @description Your own unique value (a UUID) for this write, sent again unchanged on a retry: for 24 hours a retry answers the first answer (status and body) with `Idempotent-Replayed: true` and does nothing again. At most 255 printable ASCII characters (400 IDEMPOTENCY_KEY_INVALID otherwise).
+                 *
+                 *     The same key with another method, path or body: 422 IDEMPOTENCY_KEY_REUSED. While the first request with the key is still running: 409 IDEMPOTENCY_KEY_IN_USE (retry shortly). Only successes are kept: after a refusal or a failure the same key runs the request again.
+                 *
+                 *     A key belongs to the signed-in person in the current team. An answer holding a secret shown only once (a new API key) is not replayed: the retry answers 409 SECRET_NOT_REPLAYED naming what was created.
+                 */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -8418,7 +9012,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueuedTestEmail"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description IDEMPOTENCY_KEY_INVALID, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8452,6 +9046,26 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleError"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -1,11 +1,7 @@
 import { classifyLead, UNCLASSIFIED_PLATFORM } from '@vt/attribution';
 import { LEAD_WEBHOOK_LIMITS, type LeadResult } from '@vt/contracts';
-import {
-  deriveLegacyWebhookSecret,
-  deriveWebhookSecret,
-  verifyStandardWebhookSignature,
-  verifyWebhookSignature,
-} from '@vt/credentials';
+import { verifyStandardWebhookSignature, verifyWebhookSignature, webhookSecretsOf } from '@vt/credentials';
+import type { Property } from '@vt/db';
 import type { DeliveryAttempt, DeliveryLogWriter } from '@vt/delivery-log';
 import type { Logger } from '@vt/logger';
 import { batchedEnqueue, leadJob, type ShardedQueue } from '@vt/queue';
@@ -47,8 +43,11 @@ export interface LeadWebhookDeps {
 
 const { maxBodyBytes, maxEventIdLength, timestampSkewSeconds } = LEAD_WEBHOOK_LIMITS;
 
-/** A property's secrets: under the current deployment key, and with the previous key's (during an overlap). */
-interface PropertySecrets {
+/**
+ * The secrets of one version of a property's secret: under the current deployment key, and with
+ * the previous key's too (during a deployment-wide overlap).
+ */
+interface VersionSecrets {
   current: readonly string[];
   duringOverlap: readonly string[];
 }
@@ -58,14 +57,6 @@ const HEADER_NAMES = {
   'x-webhook': { id: 'x-webhook-id', timestamp: 'x-webhook-timestamp', signature: 'x-webhook-signature' },
   webhook: { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' },
 } as const satisfies Record<WebhookHeaders, { id: string; timestamp: string; signature: string }>;
-
-/**
- * The secrets a property's deliveries may be signed with under one deployment key: the one shown
- * (a Standard Webhooks secret) and the one shown before it, which senders set up earlier still hold.
- */
-function secretsUnder(deploymentKey: string, propertyId: string): string[] {
-  return [deriveWebhookSecret(deploymentKey, propertyId), deriveLegacyWebhookSecret(deploymentKey, propertyId)];
-}
 
 /** Where senders post leads; the handler is mounted there directly, without a router of its own. */
 export const LEAD_WEBHOOK_PATH = '/api/webhooks/leads/:propertyId';
@@ -82,24 +73,41 @@ export const LEAD_WEBHOOK_PATH = '/api/webhooks/leads/:propertyId';
 export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ propertyId: string }> {
   const now = deps.now ?? Date.now;
   const { signingKey, previousSigningKey } = deps;
-  // Each property's signing secrets, derived once: the deployment keys are fixed for the process's
-  // life. Bounded, so made-up property ids cannot grow it (only found ones get here).
+  // The secrets of each (property, secret version), derived once: the deployment keys are fixed
+  // for the process's life, and a version (the nonce a rotation drew) never changes its secrets.
+  // Bounded, so made-up property ids cannot grow it (only found ones get here).
   const secrets = signingKey
-    ? new LRUCache<string, PropertySecrets>({
+    ? new LRUCache<string, VersionSecrets, { id: string; nonce: string | null }>({
         max: 10_000,
-        memoMethod: (id) => {
-          const current = secretsUnder(signingKey, id);
+        memoMethod: (_key, _stale, { context }) => {
+          const current = webhookSecretsOf(signingKey, context.id, context.nonce);
           return {
             current,
-            duringOverlap: previousSigningKey ? [...current, ...secretsUnder(previousSigningKey.key, id)] : current,
+            duringOverlap: previousSigningKey
+              ? [...current, ...webhookSecretsOf(previousSigningKey.key, context.id, context.nonce)]
+              : current,
           };
         },
       })
     : undefined;
-  /** The secrets a delivery may be signed with now: the shown one first, as most are. */
-  const acceptedSecrets = (propertyId: string): readonly string[] => {
-    const { current, duringOverlap } = (secrets as LRUCache<string, PropertySecrets>).memo(propertyId);
-    return previousSigningKey && now() < previousSigningKey.until.getTime() ? duringOverlap : current;
+  const versionSecrets = (id: string, nonce: string | null, at: number): readonly string[] => {
+    const cached = (secrets as LRUCache<string, VersionSecrets, { id: string; nonce: string | null }>).memo(
+      `${id}:${nonce ?? ''}`,
+      { context: { id, nonce } },
+    );
+    return previousSigningKey && at < previousSigningKey.until.getTime() ? cached.duringOverlap : cached.current;
+  };
+  /**
+   * The secrets a delivery may be signed with now: the current version's (the shown one first, as
+   * most are), then, during a rotation's overlap, the version before it. The property row comes
+   * from the lookup's cache, so a rotation shows within its TTL.
+   */
+  const acceptedSecrets = (property: Property): readonly string[] => {
+    const at = now();
+    const current = versionSecrets(property.id, property.webhookSecretNonce, at);
+    const until = property.webhookPreviousSecretUntil;
+    if (!until || at >= until.getTime()) return current;
+    return [...current, ...versionSecrets(property.id, property.webhookPreviousSecretNonce, at)];
   };
   // Concurrent leads share one Redis pipeline per event-loop turn: far less CPU per lead than an
   // add each, measured in the webhook bench.
@@ -157,7 +165,7 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
       return refuse(leadRejection('body_too_large'));
     }
     const verify = headers === 'webhook' ? verifyStandardWebhookSignature : verifyWebhookSignature;
-    if (!acceptedSecrets(property.id).some((secret) => verify(secret, eventId, timestamp, body, signature))) {
+    if (!acceptedSecrets(property).some((secret) => verify(secret, eventId, timestamp, body, signature))) {
       return refuse(leadRejection('invalid_signature', headers));
     }
     // From here on the sender is authenticated: the delivery log may keep what was sent.

@@ -21,6 +21,7 @@ import {
 } from './answer-insights.ts';
 import { collectionStatusSchema } from './collection.ts';
 import { CONSOLE_ERROR_STATUS, type ConsoleErrorCode, consoleErrorSchema } from './errors.ts';
+import { idempotencyKeyParameter } from './idempotency.ts';
 import {
   acceptedInvitationSchema,
   INVITATION_LIMIT,
@@ -45,6 +46,7 @@ import {
   exportQuery,
   propertyResponsesQuery,
   propertyTasksQuery,
+  rotateWebhookSecretBody,
   selectTeamBody,
   shareOfVoiceQuery,
   signInBody,
@@ -118,7 +120,20 @@ export interface ConsoleEndpoint {
   streams?: typeof CSV_MEDIA_TYPE;
   /** Codes this operation answers beyond those its access level and body imply. */
   errors?: ConsoleErrorCode[];
+  /**
+   * The top-level field of the answer that holds a secret shown only this once (an API key's):
+   * a retry under the same Idempotency-Key is not given it again (409 SECRET_NOT_REPLAYED).
+   */
+  shownOnceField?: string;
 }
+
+/**
+ * Whether a console operation takes an Idempotency-Key: every POST of a signed-in person (each
+ * creates or changes something). The public ones (sign-up, sign-in, the unsubscribe link) have
+ * nobody to hold a key for, and answer session tokens that must not be kept.
+ */
+export const takesIdempotencyKey = (e: Pick<ConsoleEndpoint, 'method' | 'access'>) =>
+  e.method === 'post' && e.access !== 'public';
 
 const endpoint = <E extends ConsoleEndpoint>(e: E) => e;
 
@@ -505,6 +520,19 @@ export const consoleEndpoints = {
     response: webhookSetupSchema,
     errors: ['NOT_FOUND'],
   }),
+  rotateWebhookSecret: endpoint({
+    operationId: 'rotateWebhookSecret',
+    method: 'post',
+    path: '/api/properties/{id}/webhook/rotate',
+    summary: 'Rotate the property’s lead webhook signing secret, with an overlap in which both verify',
+    description:
+      'A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.',
+    access: 'admin',
+    body: rotateWebhookSecretBody,
+    status: 200,
+    response: webhookSetupSchema,
+    errors: ['NOT_FOUND', 'NOT_CONFIGURED'],
+  }),
   getWebhookLog: endpoint({
     operationId: 'getWebhookLog',
     method: 'get',
@@ -850,6 +878,7 @@ export const consoleEndpoints = {
     body: createApiKeyBody,
     status: 201,
     response: createdApiKeySchema,
+    shownOnceField: 'secret',
   }),
   revokeApiKey: endpoint({
     operationId: 'revokeApiKey',
@@ -967,6 +996,10 @@ function consoleErrorCodes(e: ConsoleEndpoint): Map<number, ConsoleErrorCode[]> 
   if (e.body) codes.add('INVALID_BODY').add('PAYLOAD_TOO_LARGE').add('UNSUPPORTED_MEDIA_TYPE');
   if (e.query) codes.add('INVALID_PARAM');
   if (writes) codes.add('CSRF_REJECTED');
+  if (takesIdempotencyKey(e)) {
+    codes.add('IDEMPOTENCY_KEY_INVALID').add('IDEMPOTENCY_KEY_IN_USE').add('IDEMPOTENCY_KEY_REUSED');
+    if (e.shownOnceField) codes.add('SECRET_NOT_REPLAYED');
+  }
   if (e.access !== 'public') codes.add('UNAUTHENTICATED');
   if (e.access === 'member' || e.access === 'admin') codes.add('TEAM_NOT_SELECTED').add('NOT_FOUND');
   if (e.access === 'admin') codes.add('FORBIDDEN');
@@ -1021,7 +1054,7 @@ export function registerConsoleEndpoint(registry: OpenAPIRegistry, e: ConsoleEnd
     tags: [tagOf(e.path)],
     security: e.access === 'public' ? [] : [{ sessionCookie: [] }, { sessionBearer: [] }],
     request: {
-      headers: [requestIdParameter],
+      headers: takesIdempotencyKey(e) ? [requestIdParameter, idempotencyKeyParameter] : [requestIdParameter],
       query: e.query,
       params: params.length
         ? z.object(Object.fromEntries(params.map((p) => [p, z.uuid().openapi({ description: `The ${p} (a UUID).` })])))

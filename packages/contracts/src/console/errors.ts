@@ -37,6 +37,14 @@ export const CONSOLE_ERROR_STATUS = defineErrorStatuses({
   INVITATION_EXPIRED: 409,
   /** An invitation accepted from an account whose email is not the one invited. */
   INVITATION_FOR_ANOTHER_EMAIL: 403,
+  /** An Idempotency-Key header that is empty, over 255 characters, or not printable ASCII. */
+  IDEMPOTENCY_KEY_INVALID: 400,
+  /** The first request under this Idempotency-Key is still running: retry shortly. */
+  IDEMPOTENCY_KEY_IN_USE: 409,
+  /** This Idempotency-Key was used for another request (method, path or body) in the last 24 hours. */
+  IDEMPOTENCY_KEY_REUSED: 422,
+  /** A retry of a write whose answer held a secret shown only once (an API key): it is not shown again. */
+  SECRET_NOT_REPLAYED: 409,
   /** A deployment secret the operation needs (CRAWL_TOKEN_SECRET, an AI platform key) is not set. */
   NOT_CONFIGURED: 503,
 });

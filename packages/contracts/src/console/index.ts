@@ -5,6 +5,7 @@ export * from './collection.ts';
 export * from './endpoints.ts';
 export * from './errors.ts';
 export * from './fields.ts';
+export * from './idempotency.ts';
 export * from './invitations.ts';
 export * from './limits.ts';
 export { buildConsoleOpenApiDocument } from './openapi.ts';

@@ -129,3 +129,12 @@ export const propertyTasksQuery = listTasksQuery.omit({ propertyId: true });
 
 /** A CSV export's range: the activity's `from`/`to`, inclusive UTC days (30 ending today by default, at most 366). */
 export const exportQuery = z.object({ ...dateRangeParams });
+
+export const rotateWebhookSecretBody = z
+  .strictObject({
+    overlapHours: z.number().int().min(0).max(168).default(24).openapi({
+      description:
+        'How long the secret being replaced keeps verifying, in hours (0 to 168, default 24; 0: refused at once).',
+    }),
+  })
+  .openapi('RotateWebhookSecret');

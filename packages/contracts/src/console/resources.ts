@@ -216,6 +216,16 @@ export const webhookSetupSchema = z
       .string()
       .nullable()
       .openapi({ description: `The HMAC signing secret. ${secretNote}` }),
+    secretRotatedAt: timestamp
+      .nullable()
+      .openapi({
+        description:
+          'When the property’s secret was last rotated; null: never (the secret derived from the property id).',
+      }),
+    previousSecret: z.object({ verifiesUntil: timestamp }).nullable().openapi({
+      description:
+        'While the secret before the last rotation still verifies (the overlap), until when; null when it no longer does.',
+    }),
     status: z.enum(['not_verified', 'rejecting', 'verified']),
     latestRefusal: latestRefusalSchema,
     lastAttemptAt: timestamp.nullable(),

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { generateReadApiTypes, READ_API_TYPES_PATH } from './generate.ts';
+import { generateReadApiTypes, READ_API_TYPES_PATH } from './api-client-types.ts';
 
 describe('read-api.d.ts', () => {
   it('[READ-30] equals what the generator makes from the OpenAPI document now', async () => {

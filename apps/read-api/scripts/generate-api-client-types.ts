@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { generateReadApiTypes, READ_API_TYPES_PATH } from '../src/generate.ts';
+import { generateReadApiTypes, READ_API_TYPES_PATH } from '../src/api-client-types.ts';
 
 // `pnpm api-client:generate`: rewrites src/read-api.d.ts from the read API's OpenAPI document.
 // `pnpm api-client:check` (`--check`): writes nothing, and exits 1 when the committed file is not
@@ -11,7 +11,7 @@ const check = args.includes('--check');
 const typesFlag = args.indexOf('--types');
 const target = typesFlag === -1 ? fileURLToPath(READ_API_TYPES_PATH) : args[typesFlag + 1];
 if (!target) {
-  console.error('usage: generate.ts [--check] [--types <file>]');
+  console.error('usage: generate-api-client-types.ts [--check] [--types <file>]');
   process.exit(2);
 }
 
