@@ -15,6 +15,7 @@ import {
   rejudgePropertyJob,
   webhookDeliveryJob,
 } from '@vt/queue';
+import { announceApiKeyRevocation } from '@vt/redis';
 import { lagTolerantReader, startHttpService } from '@vt/service-runtime';
 import { buildConsoleApp } from './app.ts';
 import { createKnownDevices } from './auth/known-devices.ts';
@@ -65,6 +66,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
         sessionTtlMs: config.SESSION_TTL_HOURS * 3_600_000,
         requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
         collectNow: createCollectNow({ redis, keyPrefix: config.QUEUE_PREFIX, queue: scheduleQueue, now }),
+        announceKeyRevocation: () => announceApiKeyRevocation(redis, config.QUEUE_PREFIX),
         wakeEmailSender: (emailId) => wakeEmailSender(emailQueue, emailId),
         invitations: {
           limiter: createInvitationLimiter({ redis, keyPrefix: config.QUEUE_PREFIX }),

@@ -5,6 +5,7 @@ import { testEnv } from '@vt/test-support';
 import fc from 'fast-check';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FAILED_AUTH_UNREACHED } from './failed-auth-limiter.ts';
 import { createGatewayHarness } from './testing/gateway-harness.ts';
 
 // Property-based: random and hostile bodies and headers on the crawl ingest endpoint and the lead
@@ -13,7 +14,8 @@ import { createGatewayHarness } from './testing/gateway-harness.ts';
 // (FUZZ_RUNS); the regular suite runs a hundred or so.
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
-const h = await createGatewayHarness();
+// Thousands of refused requests from one address: the failed-attempt limits are tested elsewhere.
+const h = await createGatewayHarness({ failedAuthLimits: FAILED_AUTH_UNREACHED });
 const { property, token } = await h.createProperty({ domain: 'fuzz.example' });
 const secret = deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, property.id);
 afterAll(() => h.close());

@@ -73,6 +73,14 @@ export const CRAWL_REJECTIONS = {
     error: 'The crawl token is not valid for this property',
     hint: 'Use the current token from the property setup; a rotated token stops working at once.',
   }),
+  // Issue 33: past the failed-attempt limits (per property, per source address) a wrong token is
+  // answered 429, counted in the delivery log's summary; a valid token is never limited here.
+  too_many_failed_attempts: entry({
+    status: 429,
+    error: 'Too many attempts with a wrong token; this one was not checked further',
+    hint: (retryAfterSeconds: number) =>
+      `Use the current token from the property setup, and retry after ${retryAfterSeconds} seconds (Retry-After).`,
+  }),
   signature_mismatch: entry({
     status: 403,
     error: 'x-vercel-signature does not match the body',
@@ -199,6 +207,14 @@ export const LEAD_REJECTIONS = {
       headers === 'webhook'
         ? 'Sign the exact bytes you send with a Standard Webhooks library and this property’s signing secret (whsec_…, as shown).'
         : 'Sign the exact bytes you send, with this property’s signing secret as UTF-8, and send the lowercase hex HMAC-SHA256.',
+  }),
+  // Issue 33: past the failed-attempt limits (per property, per source address) a delivery
+  // refused before its signature verified is answered 429, counted in the delivery log's summary.
+  too_many_failed_attempts: entry({
+    status: 429,
+    error: 'Too many deliveries refused before their signature verified; this one was not checked further',
+    hint: (retryAfterSeconds: number) =>
+      `Sign each delivery with this property’s signing secret and a current timestamp, and retry after ${retryAfterSeconds} seconds (Retry-After).`,
   }),
   invalid_json: entry({
     status: 400,

@@ -10,6 +10,7 @@ import { crawlConnectionMetrics } from './crawl/crawl-connection-metrics.ts';
 import { loadCrawlerRangeCache } from './crawl/crawler-ip-ranges.ts';
 import { NAMED_BATCH_DEFAULTS } from './crawl/named-batches.ts';
 import { loadSignatureKeysCache } from './crawl/signature-keys-cache.ts';
+import { createFailedAuthLimiter } from './failed-auth-limiter.ts';
 import { cachedPropertyLookup } from './property-lookup.ts';
 
 export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) {
@@ -44,11 +45,18 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
       const signatureKeys = await loadSignatureKeysCache(db, logger, refreshMs);
       // No answer waits for its log row, so rows may gather for 100 ms: fewer, larger INSERTs.
       const deliveryLog = createDeliveryLogWriter(db, { submitDelayMs: 100 });
+      const failedAuth = createFailedAuthLimiter({
+        redis,
+        keyPrefix: config.QUEUE_PREFIX,
+        addressKey: config.CRAWL_TOKEN_SECRET ?? config.WEBHOOK_SIGNING_KEY,
+        onRedisError: (err) => logger.warn({ err }, 'failed-attempt limits counted in memory: Redis refused'),
+      });
       const app = buildIngestGateway({
         logger,
         crawlIngest: {
           db,
           deliveryLog,
+          failedAuth,
           queue: crawlQueue,
           redis,
           durability,
@@ -69,6 +77,7 @@ export function startIngestGateway(config: IngestGatewayConfig, logger: Logger) 
         leadWebhook: {
           properties: cachedPropertyLookup(db),
           deliveryLog,
+          failedAuth,
           queue: leadQueue,
           redis,
           durability,

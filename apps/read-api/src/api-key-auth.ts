@@ -15,14 +15,21 @@ export interface ApiKeyAuthenticator {
 // RFC 9110: the scheme is case-insensitive; exactly one token follows one space.
 const BEARER = /^bearer ([^\s]+)$/i;
 const UNKNOWN = Symbol('unknown key');
+const invalidKey: AuthOutcome = {
+  ok: false,
+  code: 'INVALID_KEY',
+  message: 'The API key is malformed, unknown or revoked.',
+};
 
 /** A key's last_used_at is written at most this often (per replica, and in SQL across replicas). */
 export const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 /**
- * Bearer API keys, looked up by SHA-256 and cached per replica for `cacheTtlMs`: a revoked key, a
- * plan change or a scope change reaches every replica within that time without a shared cache or
- * a Redis round-trip per request. Unknown keys are cached too, so a flood of made-up keys costs
+ * Bearer API keys, looked up by SHA-256 and cached per replica for `cacheTtlMs`: a plan change or
+ * a scope change reaches every replica within that time. A revocation reaches it before its next
+ * request: `revocationVersion` (one Redis GET per request) moves on every revoke, and a replica
+ * that sees it move drops its whole cache first (issue 33: a revoked key worked for 5 s more).
+ * When Redis cannot answer, the cache's lifetime bounds it again. Unknown keys are cached too, so a flood of made-up keys costs
  * one query per key per TTL, and concurrent misses on one key share one query.
  */
 export function createApiKeyAuthenticator(
@@ -32,6 +39,10 @@ export function createApiKeyAuthenticator(
     maxCachedKeys?: number;
     /** A failed last_used_at write (it never fails the request). */
     onLastUsedError?: (err: unknown) => void;
+    /** The key revocation version (`apiKeyRevocationVersion`); without it only the TTL expires keys. */
+    revocationVersion?: () => Promise<string | null>;
+    /** Redis did not answer the revocation version: the cache is trusted for its TTL. */
+    onRevocationCheckError?: (err: unknown) => void;
     now?: () => number;
   },
 ): ApiKeyAuthenticator {
@@ -61,6 +72,24 @@ export function createApiKeyAuthenticator(
     fetchMethod: async (keyHash) => (await loadPrincipal(db, keyHash)) ?? UNKNOWN,
   });
 
+  let seenVersion: string | null | undefined;
+  /** Drops every cached key when a revocation happened since the last look. */
+  const honourRevocations = async () => {
+    if (!options.revocationVersion) return;
+    let version: string | null;
+    try {
+      version = await options.revocationVersion();
+    } catch (err) {
+      options.onRevocationCheckError?.(err);
+      return;
+    }
+    if (version !== seenVersion) {
+      // clear() also aborts lookups in flight, whose answers may predate the revocation.
+      cache.clear();
+      seenVersion = version;
+    }
+  };
+
   return {
     async authenticate(authorization) {
       if (authorization === undefined) {
@@ -76,10 +105,10 @@ export function createApiKeyAuthenticator(
       }
       const key = match[1];
       // Shape and checksum first: a malformed key costs no lookup.
-      const principal = isWellFormedApiKey(key) ? await cache.fetch(hashApiKey(key)) : UNKNOWN;
-      if (principal === undefined || principal === UNKNOWN) {
-        return { ok: false, code: 'INVALID_KEY', message: 'The API key is malformed, unknown or revoked.' };
-      }
+      if (!isWellFormedApiKey(key)) return invalidKey;
+      await honourRevocations();
+      const principal = await cache.fetch(hashApiKey(key));
+      if (principal === undefined || principal === UNKNOWN) return invalidKey;
       noteUse(principal.keyId);
       return { ok: true, principal };
     },

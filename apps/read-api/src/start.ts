@@ -1,6 +1,7 @@
 import type { ReadApiConfig } from '@vt/config';
 import { type ApiContact, DEFAULT_API_CONTACT } from '@vt/contracts';
 import type { Logger } from '@vt/logger';
+import { apiKeyRevocationVersion } from '@vt/redis';
 import { lagTolerantReader, startHttpService } from '@vt/service-runtime';
 import { createAnswerCache } from './answer-cache.ts';
 import { createApiKeyAuthenticator } from './api-key-auth.ts';
@@ -41,6 +42,9 @@ export function startReadApi(config: ReadApiConfig, logger: Logger) {
           authenticator: createApiKeyAuthenticator(db, {
             cacheTtlMs: config.API_KEY_CACHE_TTL_MS,
             onLastUsedError: (err) => logger.warn({ err }, 'could not record an API key’s last use'),
+            revocationVersion: () => apiKeyRevocationVersion(redis, config.QUEUE_PREFIX),
+            onRevocationCheckError: (err) =>
+              logger.warn({ err }, 'could not read the API key revocation version; cached keys kept for their TTL'),
           }),
           answerCache: createAnswerCache({
             ttlMs: config.READ_CACHE_TTL_MS,

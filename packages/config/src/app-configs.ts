@@ -68,7 +68,7 @@ export const readApiConfigSchema = z.object({
     'Read API requests per minute per API key (a fixed one-minute window shared by every replica through Redis).',
   ),
   API_KEY_CACHE_TTL_MS: positiveInt(5000).describe(
-    'How long a replica trusts a looked-up API key: a revoked key, a scope or plan change takes effect within it.',
+    'How long a replica trusts a looked-up API key: a scope or plan change takes effect within it. A revocation takes effect at once on every replica (a version in Redis, read per request); within this only while Redis is away.',
   ),
   READ_CACHE_TTL_MS: nonNegativeInt(3000).describe(
     'How long a replica reuses a /v1 answer for the same properties and query (keys with the same scope share it); for as long again it is served while refreshed. 0 turns the cache off.',

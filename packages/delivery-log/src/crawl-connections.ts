@@ -18,7 +18,7 @@ export interface PropertyCrawlConnection {
 
 /**
  * Every property's crawl connection status at once, for the metrics and `ops crawl connections`:
- * one statement that reads each property's newest counted attempt and its newest accepted one
+ * one statement that reads each property's newest counted attempt (of its own senders) and its newest accepted one
  * through the log's (property, channel, created_at) index, then the one rule of crawl-status.ts
  * decides (those two are all it needs).
  */
@@ -40,14 +40,14 @@ export async function crawlConnections(db: PrismaClient, now = new Date()): Prom
     FROM properties p
     LEFT JOIN LATERAL (
       SELECT d.created_at, d.status_code FROM delivery_log_entries d
-      WHERE d.property_id = p.id AND d.channel = 'crawl'
+      WHERE d.property_id = p.id AND d.channel = 'crawl' AND d.authenticated
         AND (p.crawl_status_since IS NULL OR d.created_at >= p.crawl_status_since)
       ORDER BY d.created_at DESC, d.id DESC
       LIMIT 1
     ) newest ON true
     LEFT JOIN LATERAL (
       SELECT d.created_at, d.status_code FROM delivery_log_entries d
-      WHERE d.property_id = p.id AND d.channel = 'crawl' AND d.status_code IN (200, 202)
+      WHERE d.property_id = p.id AND d.channel = 'crawl' AND d.authenticated AND d.status_code IN (200, 202)
         AND (p.crawl_status_since IS NULL OR d.created_at >= p.crawl_status_since)
       ORDER BY d.created_at DESC, d.id DESC
       LIMIT 1

@@ -19,9 +19,24 @@ interface StatusInput {
    * The crawl delivery log, newest first. Only the newest attempt and the newest accepted one
    * decide, so a reader may pass just those two.
    */
-  attempts: { createdAt: Date; statusCode: number }[];
+  attempts: CountedAttempt[];
   now: Date;
 }
+
+/** A logged attempt, as much as the status needs; `authenticated` false marks a stranger's summary. */
+interface CountedAttempt {
+  createdAt: Date;
+  statusCode: number;
+  authenticated?: boolean;
+}
+
+/**
+ * The attempts that may decide a status: since verification last (re)started, and from the
+ * property's own senders. A summary of attempts with a wrong token never decides: anyone who
+ * knows the property id can send those, and they must not turn a working connection Rejecting.
+ */
+const countedAttempts = <T extends CountedAttempt>(attempts: T[], statusSince: Date | null): T[] =>
+  attempts.filter((a) => a.authenticated !== false && (!statusSince || a.createdAt >= statusSince));
 
 /**
  * The crawl connection status, derived from the delivery log:
@@ -32,7 +47,9 @@ interface StatusInput {
  * Connected holds while a batch was accepted within the last 24 hours, even when the newest
  * attempt was refused (the dialog then names that refusal and its fix, see latestCrawlRefusal);
  * Rejecting holds when every counted attempt of the last 24 hours was turned away. A single
- * accepted batch after rejections is Connected again.
+ * accepted batch after rejections is Connected again. Only the property's own senders' attempts
+ * count (a valid token): the spec's "batches" are the property's, and a request with a wrong token
+ * proves nothing about whose it is (issue 33: strangers faked Rejecting with 50 junk tokens).
  */
 export function crawlConnectionStatus({
   ingestionEnabled,
@@ -41,7 +58,7 @@ export function crawlConnectionStatus({
   now,
 }: StatusInput): CrawlConnectionStatus {
   if (!ingestionEnabled) return 'disconnected';
-  const counted = statusSince ? attempts.filter((a) => a.createdAt >= statusSince) : attempts;
+  const counted = countedAttempts(attempts, statusSince);
   const newest = counted[0];
   if (!newest) return 'not_verified';
   const recent = (a: { createdAt: Date }) => now.getTime() - a.createdAt.getTime() <= CONNECTION_WINDOW_MS;
@@ -53,14 +70,11 @@ export function crawlConnectionStatus({
  * The newest counted attempt when it was refused while the status is still Connected (an earlier
  * batch of the last 24 hours was accepted): what the dialog warns about. Null otherwise.
  */
-export function latestCrawlRefusal<T extends { createdAt: Date; statusCode: number }>(
+export function latestCrawlRefusal<T extends CountedAttempt>(
   input: Omit<StatusInput, 'attempts'> & { attempts: T[] },
 ): T | null {
   if (crawlConnectionStatus(input) !== 'connected') return null;
-  const counted = input.statusSince
-    ? input.attempts.filter((a) => a.createdAt >= (input.statusSince as Date))
-    : input.attempts;
-  const newest = counted[0];
+  const newest = countedAttempts(input.attempts, input.statusSince)[0];
   return newest && !isAcceptedCrawlAttempt(newest) ? newest : null;
 }
 

@@ -21,6 +21,26 @@ export interface DeliveryAttempt {
   leadId?: string;
 }
 
+/**
+ * An attempt that never proved to be the property's sender: a wrong crawl token, a webhook
+ * refused before its signature verified. Anyone who knows a property id can send these, so they
+ * are not logged one by one: each is counted into its log's summary row for its reason (one row
+ * per property, channel and reason, with a count and since when), which is never pruned with the
+ * newest 50 and never decides a status (crawl-status.ts, webhook-status.ts).
+ */
+export interface UnauthenticatedAttempt {
+  propertyId: string;
+  channel: DeliveryChannel;
+  statusCode: number;
+  reason: string;
+  fix: string;
+  /** What the endpoint did, in words; the summary row keeps the newest. */
+  outcome: string;
+}
+
+/** A summary run older than this (no attempt of its reason since) starts its count again. */
+export const SUMMARY_RUN_GAP_HOURS = 24;
+
 export interface DeliveryLogWriter {
   /**
    * Resolves once the attempt is stored and its log pruned, or as soon as 50 newer attempts of its
@@ -38,6 +58,12 @@ export interface DeliveryLogWriter {
    * in memory.
    */
   submit: (attempt: DeliveryAttempt, onError: (err: unknown) => void) => Promise<void>;
+  /**
+   * Counts an unauthenticated attempt into its summary row, with the next batch; returns at once
+   * and never throws. Attempts of one summary waiting for the same batch cost one counter in
+   * memory and one upserted row: a flood costs the database a row per batch, not a row per request.
+   */
+  summarise: (attempt: UnauthenticatedAttempt, onError: (err: unknown) => void) => void;
   /** Resolves once every row handed over so far, and every write in flight, is stored or has failed. Never rejects. */
   flush: () => Promise<void>;
 }
@@ -75,12 +101,26 @@ export function createDeliveryLogWriter(
   // settled as soon as a newer one pushes it out. That also bounds what a busy sender keeps in
   // memory: rows dropped young cost the garbage collector little, rows kept waiting cost it much.
   const pending = new Map<string, PendingRow[]>();
+  /** Waiting summary counts, by property, channel and reason: each one a row of the batch. */
+  const summaries = new Map<string, PendingSummary>();
   let pendingCount = 0;
   /** When the most urgent waiting row must go (ms since the epoch); may be early, never late. */
   let pendingDue = Number.POSITIVE_INFINITY;
   let timer: NodeJS.Timeout | undefined;
   let timerDue = Number.POSITIVE_INFINITY;
-  const writeBatch = async (batch: PendingRow[]) => {
+  const writeBatch = async ({
+    rows: batch,
+    summaries: counted,
+  }: {
+    rows: PendingRow[];
+    summaries: PendingSummary[];
+  }) => {
+    if (counted.length > 0) {
+      await upsertSummaries(db, counted).catch((err: unknown) => {
+        for (const summary of counted) settleSummary(summary, err);
+      });
+    }
+    if (batch.length === 0) return;
     try {
       await insertRows(db, batch);
       await pruneLogs(db, batch);
@@ -96,10 +136,13 @@ export function createDeliveryLogWriter(
       if (rows.length === 0) pending.delete(log);
       if (batch.length === maxBatch) break;
     }
-    pendingCount -= batch.length;
+    // Every waiting summary goes: there are few (one per property, channel and reason at most).
+    const counted = [...summaries.values()];
+    summaries.clear();
+    pendingCount -= batch.length + counted.length;
     pendingDue = Number.POSITIVE_INFINITY;
     for (const rows of pending.values()) for (const row of rows) pendingDue = Math.min(pendingDue, row.due);
-    return batch;
+    return { rows: batch, summaries: counted };
   };
 
   // At most `maxWrites` writes at a time: rows arriving meanwhile wait for the next, so the batch
@@ -169,8 +212,88 @@ export function createDeliveryLogWriter(
         }),
       );
     },
+    summarise: (attempt, onError) => {
+      const at = Date.now();
+      const log = `${attempt.propertyId}/${attempt.channel}/${attempt.reason}`;
+      const waiting = summaries.get(log);
+      if (waiting) {
+        waiting.count++;
+        waiting.lastAt = at;
+        waiting.statusCode = attempt.statusCode;
+        waiting.fix = safeText(attempt.fix);
+        waiting.outcome = safeText(attempt.outcome);
+        waiting.onError = onError;
+        return;
+      }
+      summaries.set(log, {
+        propertyId: attempt.propertyId,
+        channel: attempt.channel,
+        reason: safeText(attempt.reason),
+        statusCode: attempt.statusCode,
+        fix: safeText(attempt.fix),
+        outcome: safeText(attempt.outcome),
+        count: 1,
+        firstAt: at,
+        lastAt: at,
+        onError,
+      });
+      pendingCount++;
+      pendingDue = Math.min(pendingDue, at + submitDelayMs);
+      schedule();
+    },
     flush: flushAll,
   };
+}
+
+/** Attempts of one summary row waiting for their batch. */
+interface PendingSummary {
+  propertyId: string;
+  channel: DeliveryChannel;
+  reason: string;
+  statusCode: number;
+  fix: string;
+  outcome: string;
+  count: number;
+  /** The first and the newest of the waiting attempts (ms since the epoch). */
+  firstAt: number;
+  lastAt: number;
+  onError: (err: unknown) => void;
+}
+
+function settleSummary(summary: PendingSummary, err: unknown) {
+  try {
+    summary.onError(err);
+  } catch {
+    // as in settle(): the writer has no one else to tell
+  }
+}
+
+/**
+ * Adds the waiting counts to their summary rows, one statement for them all: the row's newest
+ * attempt moves to the batch's, and a run that saw no attempt for SUMMARY_RUN_GAP_HOURS starts
+ * counting again (the row then says "N attempts since <first>" of the current run).
+ */
+async function upsertSummaries(db: PrismaClient, summaries: PendingSummary[]): Promise<void> {
+  const column = <T>(pick: (s: PendingSummary) => T) => summaries.map(pick);
+  await db.$executeRaw`
+    INSERT INTO delivery_log_entries AS e (id, property_id, channel, created_at, first_attempt_at, status_code,
+      outcome, reason, fix, attempts, authenticated)
+    SELECT id, property_id, channel, created_at, first_attempt_at, status_code, outcome, reason, fix, attempts, false
+    FROM unnest(
+      ${summaries.map(() => randomUUID())}::uuid[], ${column((s) => s.propertyId)}::uuid[],
+      ${column((s) => s.channel)}::delivery_channel[],
+      ${column((s) => new Date(s.lastAt).toISOString())}::timestamptz[],
+      ${column((s) => new Date(s.firstAt).toISOString())}::timestamptz[],
+      ${column((s) => s.statusCode)}::int[], ${column((s) => s.outcome)}::text[], ${column((s) => s.reason)}::text[],
+      ${column((s) => s.fix)}::text[], ${column((s) => s.count)}::int[]
+    ) AS s(id, property_id, channel, created_at, first_attempt_at, status_code, outcome, reason, fix, attempts)
+    ON CONFLICT (property_id, channel, reason) WHERE NOT authenticated DO UPDATE SET
+      attempts = CASE WHEN e.created_at < EXCLUDED.first_attempt_at - make_interval(hours => ${SUMMARY_RUN_GAP_HOURS})
+        THEN EXCLUDED.attempts ELSE e.attempts + EXCLUDED.attempts END,
+      first_attempt_at = CASE WHEN e.created_at < EXCLUDED.first_attempt_at - make_interval(hours => ${SUMMARY_RUN_GAP_HOURS})
+        THEN EXCLUDED.first_attempt_at ELSE e.first_attempt_at END,
+      created_at = GREATEST(e.created_at, EXCLUDED.created_at),
+      status_code = EXCLUDED.status_code, outcome = EXCLUDED.outcome, fix = EXCLUDED.fix`;
 }
 
 /** Records one attempt and prunes the property's log for that channel to the newest 50. */
@@ -182,7 +305,8 @@ export async function recordDeliveryAttempt(db: PrismaClient, attempt: DeliveryA
 }
 
 /**
- * Prunes every log the batch touched to its newest DELIVERY_LOG_SIZE rows, in one statement for
+ * Prunes every log the batch touched to its newest DELIVERY_LOG_SIZE rows (of authenticated
+ * attempts: the summaries of unauthenticated ones are kept apart, one per reason), in one statement for
  * the whole batch. Window functions cannot share a SELECT level with FOR UPDATE, so the rows past
  * the limit are picked first and locked in an outer select; rows another replica is deleting are
  * skipped: concurrent writers never wait on each other.
@@ -203,6 +327,7 @@ async function pruneLogs(db: PrismaClient, batch: PendingRow[]) {
           FROM delivery_log_entries e
           JOIN unnest(${propertyIds}::uuid[], ${channels}::delivery_channel[]) AS log(property_id, channel)
             ON e.property_id = log.property_id AND e.channel = log.channel
+          WHERE e.authenticated
         ) ranked
         WHERE ranked.position > ${DELIVERY_LOG_SIZE}
       )

@@ -16,6 +16,8 @@ export {
   type DeliveryAttempt,
   type DeliveryLogWriter,
   recordDeliveryAttempt,
+  SUMMARY_RUN_GAP_HOURS,
+  type UnauthenticatedAttempt,
 } from './delivery-log-writer.ts';
 export {
   acceptedLeadIds,

@@ -9,6 +9,8 @@ const ACCEPTED = 200;
 /** A logged webhook attempt, as much of it as the status needs. */
 export interface WebhookAttemptOutcome {
   statusCode: number;
+  /** False: a summary of attempts refused before their signature verified, which never decides. */
+  authenticated?: boolean;
   /** The lead an accepted attempt named (a duplicate names the first delivery's lead). */
   leadId?: string | null;
 }
@@ -34,6 +36,8 @@ const VERIFIED_WINDOW_MS = 24 * 3600 * 1000;
  * names the refusal and its fix, see latestWebhookRefusal); Rejecting events holds once every
  * settled attempt of the last 24 hours was refused. One stored lead after rejections is Verified.
  * Without `now` (attempts without times) the newest settled attempt alone decides.
+ * Only attempts whose signature verified count: a summary of those refused before (a zero
+ * signature, no id, a stale timestamp) is skipped, so strangers cannot fake Rejecting events.
  */
 export function leadWebhookStatus(
   attempts: readonly (WebhookAttemptOutcome & { createdAt?: Date })[],
@@ -41,6 +45,7 @@ export function leadWebhookStatus(
   now?: Date,
 ): LeadWebhookStatus {
   for (const attempt of attempts) {
+    if (attempt.authenticated === false) continue;
     if (attempt.statusCode !== ACCEPTED)
       return storedWithinWindow(attempts, storedLeadIds, now) ? 'verified' : 'rejecting';
     if (isStoredLeadAttempt(attempt, storedLeadIds)) return 'verified';
@@ -71,7 +76,9 @@ export function latestWebhookRefusal<T extends TimedWebhookAttempt>(
   now: Date,
 ): T | null {
   if (leadWebhookStatus(attempts, storedLeadIds, now) !== 'verified') return null;
-  const settled = attempts.find((a) => a.statusCode !== ACCEPTED || isStoredLeadAttempt(a, storedLeadIds));
+  const settled = attempts.find(
+    (a) => a.authenticated !== false && (a.statusCode !== ACCEPTED || isStoredLeadAttempt(a, storedLeadIds)),
+  );
   return settled && settled.statusCode !== ACCEPTED ? settled : null;
 }
 

@@ -65,7 +65,9 @@ const refusal = (entry: DeliveryLogEntry | null) =>
 
 /** The crawl connection's state, derived from the delivery log (CRAWL-30). */
 export async function crawlConnection(db: PrismaClient, property: Property, now = new Date()) {
-  const attempts = await recentDeliveries(db, property.id, 'crawl');
+  const logged = await recentDeliveries(db, property.id, 'crawl');
+  // The property's senders' attempts: a summary of wrong-token attempts is in the log, not here.
+  const attempts = logged.filter((a) => a.authenticated);
   const accepted = attempts.find(isAcceptedCrawlAttempt);
   const input = {
     ingestionEnabled: property.crawlIngestionEnabled,
@@ -145,7 +147,8 @@ export function reconnectCrawl(db: PrismaClient, property: Property, now = new D
 
 /** The webhook's state, derived from the delivery log (LEAD-16). */
 export async function webhookConnection(db: PrismaClient, property: Property, now = new Date()) {
-  const attempts = await recentDeliveries(db, property.id, 'webhook');
+  // Attempts whose signature verified: a summary of those refused before is in the log, not here.
+  const attempts = (await recentDeliveries(db, property.id, 'webhook')).filter((a) => a.authenticated);
   const named = acceptedLeadIds(attempts);
   const stored = named.length
     ? await db.lead.findMany({ where: { propertyId: property.id, id: { in: named } }, select: { id: true } })

@@ -1,13 +1,19 @@
 import type { DeliveryLogEntry, PrismaClient } from '@vt/db';
 import { recentDeliveries, WEBHOOK_LOG_SHOWN } from '@vt/delivery-log';
 
-/** What every delivery-log row shows: when, the answer given, what the endpoint did, and for a rejection why and the fix. */
+/**
+ * What every delivery-log row shows: when, the answer given, what the endpoint did, and for a
+ * rejection why and the fix; for a summary of unauthenticated attempts, how many since when.
+ */
 const attempt = (a: DeliveryLogEntry) => ({
   at: a.createdAt.toISOString(),
   statusCode: a.statusCode,
   outcome: a.outcome,
   reason: a.reason,
   fix: a.fix,
+  authenticated: a.authenticated,
+  attempts: a.attempts,
+  firstAttemptAt: a.firstAttemptAt?.toISOString() ?? null,
 });
 
 /** The crawl delivery log as the setup dialog shows it: the 50 kept attempts, newest first (CRAWL-28). */

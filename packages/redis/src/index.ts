@@ -1,4 +1,5 @@
 export type { Cluster, Redis } from 'ioredis';
+export { announceApiKeyRevocation, apiKeyRevocationVersion } from './api-key-revocations.ts';
 export {
   closeRedisConnection,
   createProducerConnection,

@@ -25,6 +25,8 @@ export interface HandlerDeps {
   now: () => Date;
   /** Queues a re-judging of the property's stored answers (its brand terms or competitors changed). */
   requestRejudge: (propertyId: string) => Promise<void>;
+  /** Tells every read API replica that a key was revoked, before its next request (issue 33). */
+  announceKeyRevocation: () => Promise<void>;
   /** Starts a property's answer collection now, once per property per hour. */
   collectNow: CollectNow;
   /** Asks the notifier to send a stored email now (its job, under the email's id). */

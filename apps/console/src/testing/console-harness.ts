@@ -6,7 +6,7 @@ import { wakeEmailSender } from '@vt/mail';
 import type { TargetPolicy } from '@vt/outgoing-webhooks';
 import type { ConnectionSettings } from '@vt/properties';
 import { answerScheduleJob, createQueue, emailJob, rejudgePropertyJob, webhookDeliveryJob } from '@vt/queue';
-import { closeRedisConnection, createProducerConnection } from '@vt/redis';
+import { announceApiKeyRevocation, closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { createMetricsRegistry } from '@vt/service-runtime';
 import { isolatedQueuePrefix, testDb, testEnv } from '@vt/test-support';
 import request from 'supertest';
@@ -101,6 +101,7 @@ export function createConsoleHarness(options: ConsoleHarnessOptions = {}) {
       sessionTtlMs: options.sessionTtlMs ?? 3_600_000,
       requestRejudge: (propertyId) => requestRejudge(rejudgeQueue, propertyId),
       collectNow: createCollectNow({ redis, keyPrefix: prefix, queue: scheduleQueue, now: clock }),
+      announceKeyRevocation: () => announceApiKeyRevocation(redis, prefix),
       wakeEmailSender: (emailId) => wakeEmailSender(emailQueue, emailId),
       invitations: {
         limiter: createInvitationLimiter({ redis, keyPrefix: prefix, ...options.invitationLimits }),

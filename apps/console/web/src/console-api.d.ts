@@ -1816,6 +1816,15 @@ export interface components {
                 outcome: string;
                 reason: string | null;
                 fix: string | null;
+                /** @description False for a summary of attempts that never proved to be the property's sender (a wrong crawl token; a webhook refused before its signature verified): one row per reason, counting them, never taking a sender's row's place and never deciding the status. */
+                authenticated: boolean;
+                /** @description How many attempts the row stands for: 1, or a summary’s count since firstAttemptAt. */
+                attempts: number;
+                /**
+                 * Format: date-time
+                 * @description A summary’s first attempt of its current run (at is its newest); null on other rows.
+                 */
+                firstAttemptAt: string | null;
                 linesReceived: number | null;
                 linesMatched: number | null;
                 hostNote: {
@@ -1866,6 +1875,15 @@ export interface components {
                 outcome: string;
                 reason: string | null;
                 fix: string | null;
+                /** @description False for a summary of attempts that never proved to be the property's sender (a wrong crawl token; a webhook refused before its signature verified): one row per reason, counting them, never taking a sender's row's place and never deciding the status. */
+                authenticated: boolean;
+                /** @description How many attempts the row stands for: 1, or a summary’s count since firstAttemptAt. */
+                attempts: number;
+                /**
+                 * Format: date-time
+                 * @description A summary’s first attempt of its current run (at is its newest); null on other rows.
+                 */
+                firstAttemptAt: string | null;
                 eventId: string | null;
                 /** @description Only for attempts that passed the signature check; null otherwise. */
                 requestBody: string | null;

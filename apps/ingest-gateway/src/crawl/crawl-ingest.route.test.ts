@@ -666,24 +666,33 @@ describe('POST /api/ingest/crawl/:propertyId: rejections, delivery log and statu
     }
   });
 
-  it('[CRAWL-28] the log holds the newest 50 attempts, newest first, with code, lines, reason and fix', async () => {
+  it('[CRAWL-28] the log holds the newest 50 attempts, newest first, with code, lines, reason and fix; wrong tokens in one counted row', async () => {
     const { property, token } = await h.createProperty();
-    // Attempt i sends i + 1 lines (one of them kept); every seventh uses a wrong token.
-    for (let i = 0; i < 53; i++) {
+    // Attempt i sends i + 1 lines (one of them kept); every seventh uses a wrong token (9 of 60).
+    for (let i = 0; i < 60; i++) {
       const lines = [line(), ...Array.from({ length: i }, () => line({ userAgent: HUMAN }))];
       const res = await post(property, i % 7 === 3 ? 'wrong' : token, ndjson(lines));
       expect(res.status).toBe(i % 7 === 3 ? 401 : 202);
     }
     const rows = await rowsOf(property.id);
-    expect(rows).toHaveLength(50);
-    expect(await h.db.deliveryLogEntry.count({ where: { propertyId: property.id, channel: 'crawl' } })).toBe(50);
-    rows.forEach((row, n) => {
-      const i = 52 - n;
-      if (i % 7 === 3) {
-        expect(row).toMatchObject({ statusCode: 401, reason: 'invalid_token', fix: expect.stringMatching(/\S/) });
-      } else {
-        expect(row).toMatchObject({ statusCode: 202, linesReceived: i + 1, linesKept: 1 });
-      }
+    // The newest 50 of the 51 accepted batches, and one summary of the 9 wrong-token attempts.
+    expect(rows).toHaveLength(51);
+    expect(await h.db.deliveryLogEntry.count({ where: { propertyId: property.id, channel: 'crawl' } })).toBe(51);
+    const [summary, ...others] = rows.filter((row) => !row.authenticated);
+    expect(others).toEqual([]);
+    expect(summary).toMatchObject({ statusCode: 401, reason: 'invalid_token', fix: expect.stringMatching(/\S/) });
+    expect(summary?.attempts).toBe(9);
+    const accepted = rows.filter((row) => row.authenticated);
+    const expected = Array.from({ length: 60 }, (_, i) => 59 - i)
+      .filter((i) => i % 7 !== 3)
+      .slice(0, 50);
+    accepted.forEach((row, n) => {
+      expect(row).toMatchObject({
+        statusCode: 202,
+        linesReceived: (expected[n] as number) + 1,
+        linesKept: 1,
+        attempts: 1,
+      });
     });
   });
 
@@ -702,11 +711,13 @@ describe('POST /api/ingest/crawl/:propertyId: rejections, delivery log and statu
     expect((await post(property, token, ndjson([line()]))).status).toBe(202);
     expect(await statusOf(property.id)).toBe('connected');
     // A refusal after a batch accepted within 24 hours: still Connected (the dialog warns).
-    expect((await post(property, 'wrong', ndjson([line()]))).status).toBe(401);
+    const tooLongKey = 'k'.repeat(201);
+    expect((await post(property, token, ndjson([line()])).set('Idempotency-Key', tooLongKey)).status).toBe(400);
     expect(await statusOf(property.id)).toBe('connected');
     await h.flushDeliveryLog();
     await h.db
       .$executeRaw`UPDATE delivery_log_entries SET created_at = now() - interval '25 hours' WHERE property_id = ${property.id}::uuid AND status_code = 202`;
+    expect((await post(property, token, ndjson([line()])).set('Idempotency-Key', tooLongKey)).status).toBe(400);
     expect(await statusOf(property.id)).toBe('rejecting');
 
     await h.db.property.update({ where: { id: property.id }, data: { crawlIngestionEnabled: false } });

@@ -10,6 +10,7 @@ import type { RedisConnection } from '@vt/redis';
 import { type Request, type Response, Router } from 'express';
 import { Counter, type Registry } from 'prom-client';
 import { discardRestOfBody } from '../discard-rest-of-body.ts';
+import type { FailedAuthLimiter } from '../failed-auth-limiter.ts';
 import { findPropertyById } from '../property-lookup.ts';
 import { crawlRejection, type Rejection, sendRejection } from '../rejections.ts';
 import { NotReplicatedError, type ReplicatedDurability, replicaConfirmation } from '../replica-confirmation.ts';
@@ -32,6 +33,8 @@ export interface CrawlIngestDeps {
   db: PrismaClient;
   /** The gateway's one delivery-log writer, shared with the lead webhook. */
   deliveryLog: DeliveryLogWriter;
+  /** Counts wrong-token attempts per property and source address; shared with the lead webhook. */
+  failedAuth: FailedAuthLimiter;
   /** The crawl-batch queue's shards; a batch goes to its property's. */
   queue: ShardedQueue;
   /** Claims named batches (the producer connection: fails fast while Redis is away). */
@@ -65,8 +68,9 @@ const CRAWL_INGEST_PATH = '/api/ingest/crawl/:propertyId';
  * POST /api/ingest/crawl/:propertyId, and /api/ingest/crawl/:propertyId/:provider for the CDNs and
  * hosting platforms that deliver logs in their own shape. The order of checks follows the spec:
  * configuration (503, nothing read), token present (401, no log row), property exists (404, no
- * row), token valid, paid plan, ingestion on, Idempotency-Key; every later rejection is recorded
- * in the delivery log. The answer does not wait for its delivery-log row: a named batch is
+ * row), token valid (401, or 429 past the failed-attempt limits: counted in the log's summary
+ * row, not a row each), paid plan, ingestion on, Idempotency-Key; every later rejection is
+ * recorded in the delivery log. The answer does not wait for its delivery-log row: a named batch is
  * recognised by its claim in Redis, not by its row.
  */
 export function crawlIngestRouter(deps: CrawlIngestDeps): Router {
@@ -136,7 +140,29 @@ async function ingestBatch(
     answers.reject(res, refusal);
   };
   const problem = checkProperty(property, token, secret);
-  if (problem) return refuse(problem.code === 'invalid_token' ? withTokenHint(problem, source) : problem);
+  if (problem?.code === 'invalid_token') {
+    // Anyone who knows the property id can get here: counted into the log's summary row, never a
+    // row of its own, and past the limits answered 429 (./failed-auth-limiter.ts).
+    discardRestOfBody(req);
+    const { limited, retryAfterSeconds } = await deps.failedAuth.fail(property.id, req.socket.remoteAddress);
+    const refusal = limited
+      ? crawlRejection('too_many_failed_attempts', retryAfterSeconds)
+      : withTokenHint(problem, source);
+    deps.deliveryLog.summarise(
+      {
+        propertyId: property.id,
+        channel: 'crawl',
+        statusCode: refusal.status,
+        reason: refusal.code,
+        fix: refusal.hint,
+        outcome: source.provider ? `rejected from ${source.title}; nothing stored` : 'rejected; nothing stored',
+      },
+      logError,
+    );
+    if (limited) res.set('Retry-After', String(retryAfterSeconds));
+    return answers.reject(res, refusal);
+  }
+  if (problem) return refuse(problem);
 
   const idempotencyKey = req.get('idempotency-key') ?? providerBatchName(source, req);
   if (idempotencyKey !== undefined && idempotencyKey.length > MAX_IDEMPOTENCY_KEY_LENGTH) {

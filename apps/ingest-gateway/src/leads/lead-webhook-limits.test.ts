@@ -9,6 +9,7 @@ import { testEnv } from '@vt/test-support';
 import type { Express } from 'express';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FAILED_AUTH_UNREACHED } from '../failed-auth-limiter.ts';
 import { createGatewayHarness } from '../testing/gateway-harness.ts';
 import { rawPost as postInChunks, split, uploadWholeBody } from '../testing/upload-whole-body.ts';
 
@@ -20,7 +21,11 @@ const KEY = testEnv.WEBHOOK_SIGNING_KEY;
 const CAP = 65536;
 /** When set, the gateway's clock (ms); otherwise the real one. */
 let pinnedMs: number | undefined;
-const h = await createGatewayHarness({ leads: { now: () => pinnedMs ?? Date.now() } });
+// Many refused deliveries from one address: the failed-attempt limits are tested in tests/security.
+const h = await createGatewayHarness({
+  leads: { now: () => pinnedMs ?? Date.now() },
+  failedAuthLimits: FAILED_AUTH_UNREACHED,
+});
 const unconfigured = await createGatewayHarness({ leads: { signingKey: undefined } });
 const queueDown = await createGatewayHarness();
 // Both queues share the connection: let both finish starting before Redis goes away.
@@ -135,15 +140,15 @@ describe('lead webhook body cap', () => {
     expect(await leadJobsOf(property.id)).toHaveLength(2);
   });
 
-  it('[LEAD-1] 65537 bytes with an honest Content-Length answer 413 body_too_large; no lead, a row without the body', async () => {
+  it('[LEAD-1] 65537 bytes with an honest Content-Length answer 413 body_too_large; no lead, a counted row without the body', async () => {
     const { property } = await h.createProperty();
     for (const unit of ['x', 'é'])
       expectRejection(await deliver(property.id, paddedBody(CAP + 1, unit)), 413, 'body_too_large');
     expect(await leadJobsOf(property.id)).toEqual([]);
     const rows = await webhookRows(property.id);
-    expect(rows.map((r) => [r.statusCode, r.reason, r.requestBody])).toEqual([
-      [413, 'body_too_large', null],
-      [413, 'body_too_large', null],
+    // Refused before the signature was checked: one summary row counting both (issue 33).
+    expect(rows.map((r) => [r.statusCode, r.reason, r.requestBody, r.attempts, r.authenticated])).toEqual([
+      [413, 'body_too_large', null, 2, false],
     ]);
     for (const row of rows) expect(row.fix).toEqual(expect.stringMatching(/\S/));
   });
@@ -354,7 +359,12 @@ describe('lead webhook id length', () => {
     expectRejection(await deliver(property.id, ADA, { 'x-webhook-id': '' }), 400, 'missing_event_id');
     const jobs = await leadJobsOf(property.id);
     expect(jobs.map((j) => j.eventId)).toEqual([id128]);
-    expect((await webhookRows(property.id)).map((r) => r.statusCode)).toEqual([400, 400, 200, 200]);
+    const rows = await webhookRows(property.id);
+    expect(rows.filter((r) => r.authenticated).map((r) => r.statusCode)).toEqual([200, 200]);
+    // The two ids refused before the signature was checked: one summary row counting both.
+    expect(rows.filter((r) => !r.authenticated).map((r) => [r.statusCode, r.reason, r.attempts])).toEqual([
+      [400, 'missing_event_id', 2],
+    ]);
   });
 });
 
@@ -429,10 +439,10 @@ describe('lead webhook delivery log size', () => {
     const { property } = await h.createProperty();
     for (let i = 0; i < 55; i++) {
       const id = `attempt-${i}`;
-      // Every fifth one accepted, the rest rejected, so both kinds are pruned alike.
-      const headers = signedHeaders(property.id, bytesOf(ADA), id);
-      const res = await deliver(property.id, ADA, i % 5 === 0 ? headers : { ...headers, 'x-webhook-signature': null });
-      expect(res.status).toBe(i % 5 === 0 ? 200 : 401);
+      // Every fifth one accepted, the rest signed but refused (not JSON), so both kinds are pruned alike.
+      const body = i % 5 === 0 ? ADA : 'not json';
+      const res = await deliver(property.id, body, signedHeaders(property.id, bytesOf(body), id));
+      expect(res.status).toBe(i % 5 === 0 ? 200 : 400);
     }
     const rows = await webhookRows(property.id);
     expect(rows.map((r) => r.eventId)).toEqual(Array.from({ length: 50 }, (_, i) => `attempt-${54 - i}`));
@@ -446,7 +456,8 @@ describe('lead webhook delivery log size', () => {
     const original = signedHeaders(property.id, body, 'order-42', String(T));
     const first = await deliver(property.id, body, original);
     expect(first.status).toBe(200);
-    for (let i = 0; i < 49; i++) await deliver(property.id, ADA, { 'x-webhook-signature': null });
+    // The sender's own refused attempts (signed, not JSON): strangers' cannot push rows out (issue 33).
+    for (let i = 0; i < 49; i++) await deliver(property.id, 'not json');
     // The first attempt is the oldest of the 50 kept: a retry (fresh timestamp and signature) is recognised.
     pinnedMs = (T + 60) * 1000;
     const retry = await deliver(property.id, body, signedHeaders(property.id, body, 'order-42', String(T + 60)));
@@ -457,7 +468,7 @@ describe('lead webhook delivery log size', () => {
       true,
     );
     // Pushed out of the log, the original delivery replayed as captured is stopped by the window.
-    for (let i = 0; i < 50; i++) await deliver(property.id, ADA, { 'x-webhook-signature': null });
+    for (let i = 0; i < 50; i++) await deliver(property.id, 'not json');
     expect((await webhookRows(property.id)).some((r) => r.eventId === 'order-42')).toBe(false);
     pinnedMs = (T + 301) * 1000;
     expectRejection(await deliver(property.id, body, original), 400, 'stale_timestamp');
@@ -470,9 +481,9 @@ describe('lead webhook delivery log size', () => {
     const first = await deliver(property.id, body, signedHeaders(property.id, body, 'order-43'));
     expect(first.status).toBe(200);
     expect(first.body.warnings).toEqual([]);
-    // 50 rejected attempts push the lead's attempt out of the last 50 rows.
+    // 50 of the sender's own rejected attempts push the lead's attempt out of the last 50 rows.
     for (let i = 0; i < 50; i++) {
-      expect((await deliver(property.id, ADA, { 'x-webhook-signature': null })).status).toBe(401);
+      expect((await deliver(property.id, 'not json')).status).toBe(400);
     }
     const rows = await webhookRows(property.id);
     expect(rows).toHaveLength(50);

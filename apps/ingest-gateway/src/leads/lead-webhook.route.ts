@@ -10,6 +10,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { Registry } from 'prom-client';
 import { discardRestOfBody } from '../discard-rest-of-body.ts';
+import type { FailedAuthLimiter } from '../failed-auth-limiter.ts';
 import type { PropertyLookup } from '../property-lookup.ts';
 import { leadRejection, type Rejection, sendRejection, type WebhookHeaders } from '../rejections.ts';
 import { NotReplicatedError, type ReplicatedDurability, replicaConfirmation } from '../replica-confirmation.ts';
@@ -21,6 +22,8 @@ import { readCappedBody } from './read-capped-body.ts';
 export interface LeadWebhookDeps {
   properties: PropertyLookup;
   deliveryLog: DeliveryLogWriter;
+  /** Counts deliveries refused before their signature verified, per property and source address. */
+  failedAuth: FailedAuthLimiter;
   /** The lead queue's shards; a lead goes to its property's. */
   queue: ShardedQueue;
   /** Remembers each x-webhook-id's first answer (the producer connection is fine). */
@@ -146,27 +149,52 @@ export function leadWebhookHandler(deps: LeadWebhookDeps): RequestHandler<{ prop
       });
       turnAway(res, refusal);
     };
+    /**
+     * A refusal before the signature verified: anyone who knows the property id can cause one, so
+     * it is counted into the log's summary row for its reason, never a row of its own, and past
+     * the failed-attempt limits answered 429 instead (../failed-auth-limiter.ts). Not limited
+     * when the webhook is not configured: then no delivery can verify, the sender's included.
+     */
+    const refuseUnverified = async (refusal: Rejection<LeadRefusalReason>) => {
+      discardRestOfBody(req);
+      const verdict =
+        refusal.code === 'webhook_not_configured'
+          ? { limited: false, retryAfterSeconds: 0 }
+          : await deps.failedAuth.fail(property.id, req.socket.remoteAddress);
+      const answer = verdict.limited ? leadRejection('too_many_failed_attempts', verdict.retryAfterSeconds) : refusal;
+      deps.deliveryLog.summarise(
+        {
+          propertyId: property.id,
+          channel: 'webhook',
+          statusCode: answer.status,
+          reason: answer.reason ?? answer.code,
+          fix: answer.hint,
+          outcome: 'rejected before the signature verified; no body kept, no lead stored',
+        },
+        (err) => deps.logger.error({ err, propertyId: property.id }, 'could not record webhook attempt'),
+      );
+      if (verdict.limited) res.set('Retry-After', String(verdict.retryAfterSeconds));
+      turnAway(res, answer);
+    };
 
-    if (!secrets) return refuse(leadRejection('webhook_not_configured'));
+    if (!secrets) return refuseUnverified(leadRejection('webhook_not_configured'));
     if (!eventId || eventId.length > maxEventIdLength) {
-      return refuse(leadRejection('missing_event_id', eventId?.length ?? 0, headers));
+      return refuseUnverified(leadRejection('missing_event_id', eventId?.length ?? 0, headers));
     }
     const timestamp = req.get(names.timestamp);
-    if (!timestamp) return refuse(leadRejection('missing_timestamp', headers));
+    if (!timestamp) return refuseUnverified(leadRejection('missing_timestamp', headers));
     const skew = /^\d{1,12}$/.test(timestamp) ? Math.abs(now() / 1000 - Number(timestamp)) : Number.POSITIVE_INFINITY;
-    if (!(skew <= timestampSkewSeconds)) return refuse(leadRejection('stale_timestamp', headers));
+    // A stale delivery may be a captured one replayed by anyone: refused before its signature too.
+    if (!(skew <= timestampSkewSeconds)) return refuseUnverified(leadRejection('stale_timestamp', headers));
     const signature = req.get(names.signature);
-    if (!signature) return refuse(leadRejection('missing_signature', headers));
+    if (!signature) return refuseUnverified(leadRejection('missing_signature', headers));
     const declared = Number(req.get('content-length'));
     const body =
       Number.isFinite(declared) && declared > maxBodyBytes ? 'too_large' : await readCappedBody(req, maxBodyBytes);
-    if (body === 'too_large') {
-      discardRestOfBody(req);
-      return refuse(leadRejection('body_too_large'));
-    }
+    if (body === 'too_large') return refuseUnverified(leadRejection('body_too_large'));
     const verify = headers === 'webhook' ? verifyStandardWebhookSignature : verifyWebhookSignature;
     if (!acceptedSecrets(property).some((secret) => verify(secret, eventId, timestamp, body, signature))) {
-      return refuse(leadRejection('invalid_signature', headers));
+      return refuseUnverified(leadRejection('invalid_signature', headers));
     }
     // From here on the sender is authenticated: the delivery log may keep what was sent.
     const text = body.toString('utf8');

@@ -16,6 +16,7 @@ import { isolatedQueuePrefix, testDb, testEnv, uniqueSlug } from '@vt/test-suppo
 import { buildIngestGateway } from '../app.ts';
 import type { IpVerifier } from '../crawl/batch-classifier.ts';
 import type { CrawlIngestDeps } from '../crawl/crawl-ingest.route.ts';
+import { createFailedAuthLimiter, type FailedAuthLimits } from '../failed-auth-limiter.ts';
 import type { LeadWebhookDeps } from '../leads/lead-webhook.route.ts';
 import { cachedPropertyLookup } from '../property-lookup.ts';
 
@@ -30,6 +31,8 @@ export interface GatewayHarnessOptions {
   isClosing?: () => boolean;
   /** The delivery-log writer's batching, e.g. a long maxDelayMs to see what an answer does not wait for. */
   deliveryLog?: Parameters<typeof createDeliveryLogWriter>[1];
+  /** The failed-attempt limits; the gateway's defaults when absent. */
+  failedAuthLimits?: FailedAuthLimits;
 }
 
 export async function createGatewayHarness(options: GatewayHarnessOptions = {}) {
@@ -45,6 +48,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
   const logger = createLogger({ name: 'ingest-gateway', level: 'silent' });
   const registry = createMetricsRegistry('ingest-gateway');
   const deliveryLog = createDeliveryLogWriter(db, options.deliveryLog);
+  const failedAuth = createFailedAuthLimiter({ redis, keyPrefix: prefix, limits: options.failedAuthLimits });
   const app = buildIngestGateway({
     logger,
     registry,
@@ -53,6 +57,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     leadWebhook: {
       properties: cachedPropertyLookup(db, 0),
       deliveryLog,
+      failedAuth,
       queue: leadShards,
       redis,
       keyPrefix: prefix,
@@ -64,6 +69,7 @@ export async function createGatewayHarness(options: GatewayHarnessOptions = {}) 
     crawlIngest: {
       db,
       deliveryLog,
+      failedAuth,
       queue: crawlShards,
       redis,
       keyPrefix: prefix,

@@ -192,6 +192,16 @@ const deliveryAttemptFields = {
   outcome: z.string(),
   reason: z.string().nullable(),
   fix: z.string().nullable(),
+  authenticated: z.boolean().openapi({
+    description:
+      "False for a summary of attempts that never proved to be the property's sender (a wrong crawl token; a webhook refused before its signature verified): one row per reason, counting them, never taking a sender's row's place and never deciding the status.",
+  }),
+  attempts: z.number().int().openapi({
+    description: 'How many attempts the row stands for: 1, or a summary’s count since firstAttemptAt.',
+  }),
+  firstAttemptAt: timestamp.nullable().openapi({
+    description: 'A summary’s first attempt of its current run (at is its newest); null on other rows.',
+  }),
 };
 
 export const crawlLogSchema = z

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,23 @@ function fromDir(lists: { robots?: unknown; crawlerUserAgents?: unknown }) {
 }
 
 describe('ops crawlers refresh and the AI agent catalogue', () => {
+  it('refuses --from DIR with the agent lists but no <operator>.json, having stored nothing (issue 33, finding 7)', async () => {
+    const dir = fromDir({ robots: { 'Refused-Bot': { operator: 'Nobody', function: 'AI Assistants' } } });
+    for (const name of readdirSync(dir)) if (name.endsWith('.json')) rmSync(join(dir, name));
+    const before = await Promise.all([
+      scratch.db.agentCatalogueVersion.findMany({ orderBy: { version: 'asc' } }),
+      scratch.db.crawlerIpRangeSet.findMany({ orderBy: { operator: 'asc' } }),
+      scratch.db.signatureKeyDirectory.findMany(),
+    ]);
+    await expect(refreshCrawlerRanges(ctx(), { from: dir })).rejects.toMatchObject({ code: 'invalid_argument' });
+    const after = await Promise.all([
+      scratch.db.agentCatalogueVersion.findMany({ orderBy: { version: 'asc' } }),
+      scratch.db.crawlerIpRangeSet.findMany({ orderBy: { operator: 'asc' } }),
+      scratch.db.signatureKeyDirectory.findMany(),
+    ]);
+    expect(after).toEqual(before);
+  });
+
   it('merges the lists of --from DIR/catalogue into the next version, which becomes current; a rerun stores nothing', async () => {
     const robots = {
       GPTBot: { operator: 'OpenAI', function: 'AI Assistants' },

@@ -1,5 +1,6 @@
 import { createApiKey as createTeamApiKey, revokeApiKey as revokeTeamApiKey } from '@vt/accounts';
 import type { IssuedApiKey } from '@vt/credentials';
+import { announceApiKeyRevocation, closeRedisConnection, createProducerConnection } from '@vt/redis';
 import { z } from 'zod';
 import type { OpsContext } from '../context.ts';
 import { accessSchema, displayNameSchema, parseOptions, slugSchema, uuidSchema } from '../inputs.ts';
@@ -37,7 +38,32 @@ export async function createApiKey(ctx: OpsContext, options: unknown, issued?: I
   };
 }
 
-export async function revokeApiKey({ db }: OpsContext, options: unknown) {
+/**
+ * Revokes a key, then tells every read API replica (through Redis), which refuses it from its next
+ * request on. A repeat announces again: a revoke whose announcement failed is made good by re-running it.
+ */
+export async function revokeApiKey(ctx: OpsContext, options: unknown) {
   const input = parseOptions(z.object({ id: uuidSchema }), options);
-  return revokeTeamApiKey(db, { keyId: input.id });
+  const key = await revokeTeamApiKey(ctx.db, { keyId: input.id });
+  const redis = createProducerConnection({
+    redisUrl: ctx.config.REDIS_URL,
+    clusterNodes: ctx.config.REDIS_CLUSTER_NODES,
+    onError: () => {},
+  });
+  try {
+    // A producer connection fails fast instead of queueing: wait until it is up (or give up).
+    if (redis.status !== 'ready') {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('Redis did not answer within 10 s')), 10_000);
+        redis.once('ready', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    await announceApiKeyRevocation(redis, ctx.config.QUEUE_PREFIX);
+  } finally {
+    await closeRedisConnection(redis);
+  }
+  return key;
 }

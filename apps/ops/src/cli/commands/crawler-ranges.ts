@@ -184,6 +184,9 @@ export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, de
   const from = parseOptions(refreshOptions, options).from ?? ctx.config.CRAWLER_RANGES_DIR;
   const progress = ctx.progress ?? silentProgress;
   const source = from ? `from ${from}` : 'fetching';
+  // A directory is read whole before anything is stored: one that is refused (no <operator>.json,
+  // an unreadable file) changes nothing, the catalogue included (issue 33, finding 7).
+  const fromFiles = from ? await loadRangesFromDirectory(from) : undefined;
   progress.update(`crawlers refresh: the AI agent catalogue's community lists (${source})`);
   const catalogue = await refreshAgentCatalogue(ctx, { from, fetchImpl: deps.fetchImpl, urls: deps.catalogueUrls });
   progress.update(`crawlers refresh: Web Bot Auth key directories (${source})`);
@@ -193,8 +196,8 @@ export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, de
     fetchImpl: deps.fetchImpl,
   });
   progress.update(`crawlers refresh: the operators' IP ranges (${source})`);
-  const { sets, failures } = from
-    ? { sets: await loadRangesFromDirectory(from), failures: [] }
+  const { sets, failures } = fromFiles
+    ? { sets: fromFiles, failures: [] }
     : await fetchPublishedRanges(deps.fetchImpl, deps.sources, undefined, (done, total) =>
         progress.update(`crawlers refresh: the operators' IP ranges, ${done} of ${total} files fetched`),
       );

@@ -134,6 +134,9 @@ describe('ops webhook log', () => {
       fix: 'Sign {id}.{timestamp}.{body} with the signing secret.',
       eventId: 'evt_49',
       requestBody: null,
+      authenticated: true,
+      attempts: 1,
+      firstAttemptAt: null,
     });
     expect(entries[1]).toMatchObject({
       statusCode: 200,
