@@ -15,7 +15,7 @@ export function anthropicClient(options: { apiKey: string; model: string; baseUr
   return {
     platform: 'claude',
     model: options.model,
-    async ask(prompt, signal) {
+    async ask(prompt, { signal } = {}) {
       const answer = (await postJson(
         'claude',
         `${options.baseUrl}/v1/messages`,

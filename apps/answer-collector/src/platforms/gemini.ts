@@ -15,7 +15,7 @@ export function geminiClient(options: { apiKey: string; model: string; baseUrl: 
   return {
     platform: 'gemini',
     model: options.model,
-    async ask(prompt, signal) {
+    async ask(prompt, { signal } = {}) {
       const answer = (await postJson(
         'gemini',
         `${options.baseUrl}/v1beta/models/${encodeURIComponent(options.model)}:generateContent`,

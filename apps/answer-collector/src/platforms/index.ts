@@ -6,7 +6,13 @@ import { openAiClient } from './openai.ts';
 import { perplexityClient } from './perplexity.ts';
 import type { PlatformClient } from './platform-client.ts';
 
-export { type CollectedAnswer, type PlatformClient, PlatformError } from './platform-client.ts';
+export {
+  type AnswerLocation,
+  type AskOptions,
+  type CollectedAnswer,
+  type PlatformClient,
+  PlatformError,
+} from './platform-client.ts';
 
 /**
  * A client for each platform this deployment has a key for, and why each other one is skipped.

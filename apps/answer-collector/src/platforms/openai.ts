@@ -16,7 +16,7 @@ export function openAiClient(options: { apiKey: string; model: string; baseUrl: 
   return {
     platform: 'chatgpt',
     model: options.model,
-    async ask(prompt, signal) {
+    async ask(prompt, { signal } = {}) {
       const answer = (await postJson(
         'chatgpt',
         `${options.baseUrl}/v1/responses`,

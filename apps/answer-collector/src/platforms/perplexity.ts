@@ -14,7 +14,7 @@ export function perplexityClient(options: { apiKey: string; model: string; baseU
   return {
     platform: 'perplexity',
     model: options.model,
-    async ask(prompt, signal) {
+    async ask(prompt, { signal } = {}) {
       const answer = (await postJson(
         'perplexity',
         `${options.baseUrl}/chat/completions`,

@@ -6,12 +6,25 @@ export interface CollectedAnswer {
   citations: string[];
 }
 
+/** Where the answer's readers are: passed to a platform's search location and language where it has them. */
+export interface AnswerLocation {
+  /** ISO 3166-1 alpha-2, upper case (`US`, `DE`). */
+  country?: string;
+  /** A BCP 47 language tag (`en`, `de-DE`). */
+  language?: string;
+}
+
+export interface AskOptions {
+  signal?: AbortSignal;
+  location?: AnswerLocation;
+}
+
 /** One AI platform's API, behind the one call the collector makes. */
 export interface PlatformClient {
   platform: AiPlatformId;
   /** The model asked, as configured (reported in logs and metrics). */
   model: string;
-  ask(prompt: string, signal?: AbortSignal): Promise<CollectedAnswer>;
+  ask(prompt: string, options?: AskOptions): Promise<CollectedAnswer>;
 }
 
 /**
