@@ -158,9 +158,17 @@ describe('methods on every catalogued path', () => {
 
     it(`[READ-2] HEAD ${endpoint.path} answers the GET's status and headers with an empty body`, async () => {
       const path = concretePath(endpoint.path);
-      const get = await request(harness.app).get(path).set('Authorization', bearer(world.keys.all));
-      const head = await request(harness.app).head(path).set('Authorization', bearer(world.keys.all));
+      // The same Accept-Encoding on both (superagent sends one on a GET only): the coding decides the length.
+      const get = await request(harness.app)
+        .get(path)
+        .set('Authorization', bearer(world.keys.all))
+        .set('Accept-Encoding', 'gzip');
+      const head = await request(harness.app)
+        .head(path)
+        .set('Authorization', bearer(world.keys.all))
+        .set('Accept-Encoding', 'gzip');
       expect(get.status).toBe(200);
+      expect(head.headers['content-encoding']).toBe(get.headers['content-encoding']);
       expect(head.status).toBe(get.status);
       expect(head.headers['content-type']).toBe(get.headers['content-type']);
       expect(head.headers['content-length']).toBe(get.headers['content-length']);
@@ -791,8 +799,15 @@ describe('protocol with the answer cache on', () => {
   });
 
   it('[READ-2] HEAD of a cached answer has the GET’s content-type and content-length', async () => {
-    const get = await request(cached.app).get('/v1/responses?limit=7').set('Authorization', bearer(world.keys.all));
-    const head = await request(cached.app).head('/v1/responses?limit=7').set('Authorization', bearer(world.keys.all));
+    const get = await request(cached.app)
+      .get('/v1/responses?limit=7')
+      .set('Authorization', bearer(world.keys.all))
+      .set('Accept-Encoding', 'gzip');
+    const head = await request(cached.app)
+      .head('/v1/responses?limit=7')
+      .set('Authorization', bearer(world.keys.all))
+      .set('Accept-Encoding', 'gzip');
+    expect(head.headers['content-encoding']).toBe('gzip');
     expect(head.status).toBe(200);
     expect(head.headers['content-type']).toBe(get.headers['content-type']);
     expect(head.headers['content-length']).toBe(get.headers['content-length']);
