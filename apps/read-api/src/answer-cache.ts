@@ -36,6 +36,16 @@ export interface CachedAnswer {
   etag: string;
   /** The body in a content coding, compressed the first time a client asks for it. */
   encoded(coding: ContentCoding): Promise<Buffer>;
+  /** A list's `next_cursor` and `prev_cursor`, kept beside the bytes for the Link header. */
+  cursors?: { next: string | null; prev: string | null };
+}
+
+function cursorsOf(body: unknown): CachedAnswer['cursors'] {
+  if (typeof body !== 'object' || body === null || !('next_cursor' in body) || !('prev_cursor' in body)) {
+    return undefined;
+  }
+  const { next_cursor: next, prev_cursor: prev } = body as Record<string, unknown>;
+  return { next: typeof next === 'string' ? next : null, prev: typeof prev === 'string' ? prev : null };
 }
 
 interface Entry {
@@ -59,11 +69,12 @@ const compressors: Record<ContentCoding, (body: Buffer) => Promise<Buffer>> = {
  * every few seconds and between replicas, and a client polling once a minute would never get a
  * 304. The digest stays the same while the rows do, on every replica.
  */
-function cachedAnswer(key: string, body: Buffer): CachedAnswer {
+function cachedAnswer(key: string, body: Buffer, cursors: CachedAnswer['cursors']): CachedAnswer {
   const digest = createHash('sha1').update(key).update('\0').update(body).digest('base64url');
   const encodings = new Map<ContentCoding, Promise<Buffer>>();
   return {
     body,
+    cursors,
     etag: `W/"${digest}"`,
     encoded(coding) {
       let encoding = encodings.get(coding);
@@ -81,7 +92,7 @@ export function createAnswerCache(options: { ttlMs: number; maxBytes: number; no
   const now = options.now ?? Date.now;
   const serialize = async (key: string, compute: () => Promise<unknown>) => {
     const body = await compute();
-    return body === null ? null : cachedAnswer(key, Buffer.from(JSON.stringify(body)));
+    return body === null ? null : cachedAnswer(key, Buffer.from(JSON.stringify(body)), cursorsOf(body));
   };
   if (options.ttlMs <= 0) {
     return { answer: (key, compute) => serialize(key, compute) };

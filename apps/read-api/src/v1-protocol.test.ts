@@ -146,7 +146,8 @@ describe('methods on every catalogued path', () => {
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       if (endpoint.shape === 'list') {
-        expect(Object.keys(res.body).sort()).toEqual(['data', 'total']);
+        // {data, total}, and the additive cursor fields (issue 31).
+        expect(Object.keys(res.body).sort()).toEqual(['data', 'has_more', 'next_cursor', 'prev_cursor', 'total']);
         expect(Array.isArray(res.body.data)).toBe(true);
       } else {
         expect(Object.keys(res.body)).toEqual(['data']);
@@ -488,7 +489,7 @@ describe('[READ-15] malformed query parameters', () => {
       const res = await request(harness.app).get(`${path}?to=0001-01-10`).set('Authorization', bearer(world.keys.all));
       expect(res.status).not.toBe(500);
       if (res.status === 400) expectEnvelope(res, 400, 'INVALID_PARAM');
-      else expect(res.body).toEqual({ data: [], total: 0 });
+      else expect(res.body).toMatchObject({ data: [], total: 0 });
     },
   );
 
@@ -691,7 +692,7 @@ describe('[READ-31] deprecation headers', () => {
     const key = await freshKey();
     const res = await request(extended.app).get('/v1/legacy-things').set('Authorization', bearer(key));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ data: [], total: 0 });
+    expect(res.body).toMatchObject({ data: [], total: 0 });
     expect(res.headers.deprecation).toBe(EXPECTED_DEPRECATION);
     expect(res.headers.sunset).toBe(EXPECTED_SUNSET);
     // The budget headers are there as on any 200.

@@ -1,4 +1,4 @@
-import type { ApiErrorCode, RATE_LIMIT_HEADERS } from '@vt/contracts';
+import { type ApiErrorCode, pagingConflict, type RATE_LIMIT_HEADERS } from '@vt/contracts';
 import { createOperationRouter } from '@vt/http-operations';
 import { type DayRange, pageOf, propertiesToRead, resolveDayRange } from '@vt/read-model';
 import type { Request, Response, Router } from 'express';
@@ -35,6 +35,25 @@ function setRateLimitHeaders(res: Response, decision: RateLimitDecision): void {
   for (const [name, value] of Object.entries(values)) res.set(name, String(value));
 }
 
+/**
+ * `Link: </v1/responses?limit=50&starting_after=…>; rel="next", <…ending_before=…>; rel="prev"`
+ * (RFC 8288, as GitHub's API sends it): the request's own path and query with the paging swapped,
+ * so the filters travel with it. A reference relative to the request, since the API does not know
+ * the host and scheme its clients reach it by.
+ */
+function setPageLinks(req: Request, res: Response, cursors: { next: string | null; prev: string | null }): void {
+  const links: string[] = [];
+  const withCursor = (name: 'starting_after' | 'ending_before', cursor: string) => {
+    const url = new URL(req.originalUrl, 'http://read-api.invalid');
+    for (const paging of ['offset', 'starting_after', 'ending_before']) url.searchParams.delete(paging);
+    url.searchParams.set(name, cursor);
+    return `${url.pathname}${url.search}`;
+  };
+  if (cursors.next) links.push(`<${withCursor('starting_after', cursors.next)}>; rel="next"`);
+  if (cursors.prev) links.push(`<${withCursor('ending_before', cursors.prev)}>; rel="prev"`);
+  if (links.length > 0) res.set('Link', links.join(', '));
+}
+
 /** `Invalid query parameter 'limit': expected an integer from 1 to 1000.` */
 function invalidParamMessage(error: z.ZodError): string {
   const issue = error.issues[0];
@@ -59,6 +78,8 @@ export function createV1Router(deps: V1RouterDeps): Router {
       // midnight touches their cache keys.
       const range = endpoint.dayRange ? resolveDayRange(query, deps.now()) : NO_RANGE;
       if ('invalid' in range) throw new ApiRefusal('INVALID_PARAM', range.message);
+      const conflict = pagingConflict(query);
+      if (conflict) throw new ApiRefusal('INVALID_PARAM', conflict);
 
       const decision = await deps.rateLimiter.consume(principal.keyId);
       if (!decision.allowed) {
@@ -79,6 +100,7 @@ export function createV1Router(deps: V1RouterDeps): Router {
       if (answer === null) throw new ApiRefusal('NOT_FOUND', "Nothing with that id is in this key's scope.");
       const prepared = await prepareAnswer(req, answer);
       if (prepared.notModified) return prepared;
+      if (answer.cursors) setPageLinks(req, res, answer.cursors);
       // Budget and deprecation headers are set only here and on the 429: no other answer has them.
       setRateLimitHeaders(res, decision);
       if (endpoint.deprecation) {
