@@ -91,6 +91,8 @@ describe('the @vt/api-client package', () => {
       'package/README.md',
       'package/dist/index.d.ts',
       'package/dist/index.js',
+      'package/dist/pages.d.ts',
+      'package/dist/pages.js',
       'package/dist/read-api.d.ts',
       'package/package.json',
     ]);
