@@ -8,7 +8,8 @@
 // constant JSON body (the framework floor), and the same route after one `SELECT 1` on a pg pool (the
 // floor with one Postgres round trip per request). Prints requests/s, p50/p99, the ratio to the floor, and
 // the Postgres plans of the hot queries.
-// Also the CPU each request costs the read API process and Postgres (from /proc), and what compression
+// Also the CPU each request costs the read API process and Postgres (from /proc: the backends connected to
+// the bench database, and every postgres process, which on a shared machine counts others' queries too), and what compression
 // costs: a 100-row page's bytes plain, gzip and br, the CPU to compress it once (as the answer
 // cache does per entry), and the uncached API's load with `Accept-Encoding: gzip` (compressing every
 // answer) beside the same load without.
@@ -18,7 +19,15 @@ import { parseArgs } from 'node:util';
 import { compressors } from '../apps/read-api/src/answer-cache.ts';
 import { runLoad } from './http-load.ts';
 import { seedReadBench } from './read-seed.ts';
-import { cpuSecondsOf, createBenchEnvironment, log, serverCpuSeconds, waitFor } from './support.ts';
+import {
+  backendCpuBetween,
+  backendCpuSeconds,
+  cpuSecondsOf,
+  createBenchEnvironment,
+  log,
+  serverCpuSeconds,
+  waitFor,
+} from './support.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -41,6 +50,7 @@ const [BARE_PORT, API_PORT, UNCACHED_PORT] = [3994, 3995, 3996];
 
 const bench = await createBenchEnvironment();
 const { db, runId, start } = bench;
+const database = new URL(bench.databaseUrl).pathname.slice(1);
 
 /** A 100-row page's bytes in each coding, and the CPU to compress it once (the answer cache does it once per entry). */
 async function logCompressionCost(url: string, key: string): Promise<void> {
@@ -129,6 +139,7 @@ try {
     // What each request costs the read API process and Postgres (every postgres process), from /proc.
     const cpu = () => ({ api: target.pid ? cpuSecondsOf(target.pid) : 0, postgres: serverCpuSeconds('postgres') });
     const before = cpu();
+    const backendsBefore = await backendCpuSeconds(db, database);
     const load = await runLoad(
       { port: target.port, path: target.path, method: 'GET' },
       CONCURRENCY,
@@ -136,11 +147,16 @@ try {
       target.headers,
     );
     const after = cpu();
+    const backends = backendCpuBetween(backendsBefore, await backendCpuSeconds(db, database));
     const perRequestUs = (seconds: number) => (seconds / Math.max(1, load.requests)) * 1e6;
     results.push({
       ...target,
       load,
-      cpuUs: { api: perRequestUs(after.api - before.api), postgres: perRequestUs(after.postgres - before.postgres) },
+      cpuUs: {
+        api: perRequestUs(after.api - before.api),
+        postgres: perRequestUs(after.postgres - before.postgres),
+        backends: perRequestUs(backends),
+      },
     });
   }
 
@@ -157,7 +173,7 @@ try {
   for (const { name, load, cpuUs } of results) {
     const ok = load.statuses[200] ?? 0;
     log(
-      `  ${name.padEnd(35)} ${Math.round(load.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${load.p50.toFixed(1)} ms  p99 ${load.p99.toFixed(1)} ms  ${((load.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (${ok} of ${load.requests} answered 200)  CPU per request: read API ${Math.round(cpuUs.api)} µs, Postgres ${Math.round(cpuUs.postgres)} µs`,
+      `  ${name.padEnd(35)} ${Math.round(load.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${load.p50.toFixed(1)} ms  p99 ${load.p99.toFixed(1)} ms  ${((load.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (${ok} of ${load.requests} answered 200)  CPU per request: read API ${Math.round(cpuUs.api)} µs, Postgres ${Math.round(cpuUs.backends)} µs (its backends; every postgres process ${Math.round(cpuUs.postgres)} µs)`,
     );
   }
   await logCompressionCost(`http://127.0.0.1:${API_PORT}${paths[0]}`, seeded.keys[0] as string);

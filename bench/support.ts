@@ -159,3 +159,29 @@ export function serverCpuSeconds(comm: string): number {
     }
   }, 0);
 }
+
+/**
+ * CPU seconds so far of every Postgres backend connected to `database`, by pid. On a machine
+ * shared with other work, all postgres processes together also count other databases' queries;
+ * these are the backends serving the bench's own processes. A backend that exits between two
+ * readings drops out, so compare readings taken under a steady load (pools keep their backends).
+ */
+export async function backendCpuSeconds(db: PrismaClient, database: string): Promise<Map<number, number>> {
+  const backends = await db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = ${database}`;
+  const seconds = new Map<number, number>();
+  for (const { pid } of backends) {
+    try {
+      seconds.set(pid, cpuSecondsOf(pid));
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return seconds;
+}
+
+/** CPU seconds the backends alive at `after` used since `before` (a backend new since then counts from its start). */
+export function backendCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
+  return used;
+}
