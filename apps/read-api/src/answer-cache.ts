@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { serializeAnswer } from '@vt/read-model';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -93,7 +94,7 @@ export function createAnswerCache(options: { ttlMs: number; maxBytes: number; no
   const now = options.now ?? Date.now;
   const serialize = async (key: string, compute: () => Promise<unknown>) => {
     const body = await compute();
-    return body === null ? null : cachedAnswer(key, Buffer.from(JSON.stringify(body)), cursorsOf(body));
+    return body === null ? null : cachedAnswer(key, Buffer.from(serializeAnswer(body)), cursorsOf(body));
   };
   if (options.ttlMs <= 0) {
     return { answer: (key, compute) => serialize(key, compute) };

@@ -25,7 +25,9 @@ type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 /**
  * Stores answers and their verdicts, one statement per table: an answer already stored for the
  * same (property, prompt, platform, day) is replaced, keeping its id, with its cited sources and
- * competitor mentions. The statement triggers on `responses` keep the daily counts behind
+ * competitor mentions. The answer's row carries its cited URLs too, so Postgres renders its
+ * /v1/responses list fragment (a generated column) in the same write, and the sources' insert
+ * trigger finds nothing to copy. The statement triggers on `responses` keep the daily counts behind
  * /v1/visibility in the same transaction, so /v1 never sees half of a batch. Resolves with how
  * many rows were new and how many replaced.
  */
@@ -41,19 +43,23 @@ export async function storeJudgedAnswers(
     { id: string; property_id: string; prompt_id: string; model: string; day: Date; inserted: boolean }[]
   >`
     INSERT INTO responses AS r
-      (id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text, collected_at)
+      (id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text, collected_at,
+       source_urls)
     SELECT coalesce(x.id, gen_random_uuid()), x.property_id, x.prompt_id, x.model, x.day, x.mentioned, x.matched_term,
-      x.position, x.sentiment, x.excerpt, x.text, x.collected_at
+      x.position, x.sentiment, x.excerpt, x.text, x.collected_at, ARRAY(SELECT json_array_elements_text(x.source_urls))
     FROM unnest(
       ${column((a) => a.id ?? null)}::uuid[], ${column((a) => a.propertyId)}::uuid[], ${column((a) => a.promptId)}::uuid[],
       ${column((a) => a.model)}::text[], ${column((a) => a.day)}::date[], ${column((a) => a.verdict.mentioned)}::boolean[],
       ${column((a) => a.verdict.matchedTerm)}::text[], ${column((a) => a.verdict.position)}::int[],
       ${column((a) => a.verdict.sentiment)}::float8[], ${column((a) => a.verdict.excerpt)}::text[],
-      ${column((a) => a.text)}::text[], ${column((a) => a.collectedAt ?? new Date())}::timestamptz[]
-    ) AS x(id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text, collected_at)
+      ${column((a) => a.text)}::text[], ${column((a) => a.collectedAt ?? new Date())}::timestamptz[],
+      ${column((a) => JSON.stringify(a.verdict.sources.map((s) => s.url)))}::json[]
+    ) AS x(id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text, collected_at,
+      source_urls)
     ON CONFLICT (property_id, prompt_id, model, day) DO UPDATE SET
       mentioned = excluded.mentioned, matched_term = excluded.matched_term, position = excluded.position,
-      sentiment = excluded.sentiment, excerpt = excluded.excerpt, text = excluded.text, collected_at = excluded.collected_at
+      sentiment = excluded.sentiment, excerpt = excluded.excerpt, text = excluded.text, collected_at = excluded.collected_at,
+      source_urls = excluded.source_urls
     RETURNING r.id, r.property_id, r.prompt_id, r.model, r.day, (xmax = 0) AS inserted`;
   const idByKey = new Map(rows.map((r) => [keyOf(r.property_id, r.prompt_id, r.model, r.day), r.id]));
   const ids = answers.map((a) => idByKey.get(keyOf(a.propertyId, a.promptId, a.model, a.day)) as string);

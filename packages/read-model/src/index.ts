@@ -12,6 +12,7 @@ export {
   propertiesToRead,
   resolveDayRange,
 } from './read-scope.ts';
+export { RenderedJson, serializeAnswer } from './rendered-json.ts';
 export { findResponse, listResponses } from './responses.ts';
 export { citedDomains, citedUrls } from './sources.ts';
 export { listTasks } from './tasks.ts';

@@ -1,8 +1,9 @@
-import type { ListResponsesQuery, ResponseDetail, ResponseRow } from '@vt/contracts';
+import type { CursorPage, ListResponsesQuery, ResponseDetail, ResponseRow } from '@vt/contracts';
 import { Prisma, type SqlReader } from '@vt/db';
 import { beyondCursor, cursorPage, pageOrder, type SortColumn } from './keyset.ts';
-import { emptyList, inDays, inProperties, type ListResult } from './list-result.ts';
+import { emptyList, inDays, inProperties } from './list-result.ts';
 import type { DayRange, Page } from './read-scope.ts';
+import { RenderedJson } from './rendered-json.ts';
 
 interface ResponseRecord {
   id: string;
@@ -46,6 +47,12 @@ function toResponseRow(record: ResponseRecord): ResponseRow {
   };
 }
 
+/** A page of /v1/responses with its rows as JSON text (`serializeAnswer` places it in the body). */
+export interface RenderedList extends CursorPage {
+  data: RenderedJson<ResponseRow[]>;
+  total: number;
+}
+
 /** Newest day first, ties by id: the order of the (property_id, day DESC, id) indexes. */
 const RESPONSE_ORDER: SortColumn[] = [
   { column: 'r.day', descending: true, type: 'date' },
@@ -55,38 +62,50 @@ const RESPONSE_ORDER: SortColumn[] = [
 /** Past this offset, one property's page walks only ids and fetches its rows after. */
 const DEEP_OFFSET = 400;
 
+/** What a page needs of each answer: its sort key, the joins' keys and its stored fragment. */
+const PAGE_COLUMNS = Prisma.sql`r.id, r.day, r.prompt_id, r.property_id, r.list_fragment`;
+
 /**
- * The page's answers with the columns the row needs. Usually they are read as the index walk
- * visits each row: it visits the heap anyway, to check the property when several are read, and
- * fetching the rows again by id (the way this was first written) cost Postgres about a fifth more
- * per page. For one property deep in its list, though, the (property_id, day, id) index answers
- * the walk alone (an index-only scan), so the skipped rows cost no heap visit: there the ids are
- * walked first and only the page's rows fetched (at offset 1,000 that was 1.4 against 2.0 ms).
+ * The page's answers. Usually they are read as the index walk visits each row: it visits the heap
+ * anyway, to check the property when several are read, and fetching the rows again by id (the way
+ * this was first written) cost Postgres about a fifth more per page. For one property deep in its
+ * list, though, the (property_id, day, id) index answers the walk alone (an index-only scan), so
+ * the skipped rows cost no heap visit: there the ids are walked first and only the page's rows
+ * fetched (at offset 1,000 that was 1.4 against 2.0 ms).
  */
 function pageOfResponses(where: Prisma.Sql, properties: number, page: Page): Prisma.Sql {
   const order = pageOrder(RESPONSE_ORDER, page);
   where = Prisma.sql`${where} AND ${beyondCursor(RESPONSE_ORDER, page)}`;
   if (properties === 1 && page.offset > DEEP_OFFSET) {
     return Prisma.sql`
-      SELECT r.id, r.prompt_id, r.model, r.day, r.mentioned, r.matched_term, r.position, r.sentiment, r.excerpt,
-        r.property_id
+      SELECT ${PAGE_COLUMNS}
       FROM (SELECT r.id FROM responses r WHERE ${where} ${order}) AS ids JOIN responses r ON r.id = ids.id`;
   }
-  return Prisma.sql`
-    SELECT r.id, r.prompt_id, r.model, r.day, r.mentioned, r.matched_term, r.position, r.sentiment, r.excerpt,
-      r.property_id
-    FROM responses r WHERE ${where} ${order}`;
+  return Prisma.sql`SELECT ${PAGE_COLUMNS} FROM responses r WHERE ${where} ${order}`;
 }
 
-/** Newest day first; ties by id so pages never overlap (matches the (day DESC, id) indexes). */
+/**
+ * A list row as JSON text, in the order and spelling of `toResponseRow` serialized: the stored
+ * fragment (model to sourceUrls, rendered by Postgres when the answer was written; see the
+ * migration 20261126170000_response_list_rows) between the parts that change on their own, the
+ * prompt's text and the property's name, joined as the page is read.
+ */
+const RENDERED_ROW = Prisma.sql`
+  '{"id":"' || r.id || '","promptId":"' || r.prompt_id || '","prompt":' || to_json(p.text)::text || ','
+    || r.list_fragment || ',"property":{"id":"' || r.property_id || '","name":' || to_json(pr.name)::text || '}}'`;
+
+/**
+ * Newest day first; ties by id so pages never overlap (matches the (day DESC, id) indexes). The
+ * rows come rendered: the page's `data` is the JSON Postgres assembled from the stored fragments.
+ */
 export async function listResponses(
   sql: SqlReader,
   propertyIds: readonly string[],
   query: ListResponsesQuery,
   range: DayRange,
   page: Page,
-): Promise<ListResult<ResponseRow>> {
-  if (propertyIds.length === 0) return emptyList();
+): Promise<RenderedList> {
+  if (propertyIds.length === 0) return { ...emptyList(), data: new RenderedJson<ResponseRow[]>('[]') };
   const filters = [inProperties('r.property_id', propertyIds), inDays('r.day', range)];
   if (query.promptId !== undefined) filters.push(Prisma.sql`r.prompt_id = ${query.promptId}::uuid`);
   if (query.model !== undefined) filters.push(Prisma.sql`r.model = ${query.model}`);
@@ -96,19 +115,20 @@ export async function listResponses(
   const total = countOfResponses(propertyIds, query, range, where);
   // One statement for the page and its total (computed once, as an init plan): on a loaded
   // machine each round trip to Postgres costs both processes more than the count itself.
-  const records = await sql.rows<ResponseRecord & { total: number }>(Prisma.sql`
+  const records = await sql.rows<{ date: string; id: string; row: string; total: number }>(Prisma.sql`
     WITH page AS MATERIALIZED (${pageOfResponses(where, propertyIds.length, page)})
-    SELECT ${RESPONSE_COLUMNS}, (${total}) AS total
+    SELECT to_char(r.day, 'YYYY-MM-DD') AS date, r.id, ${RENDERED_ROW} AS row, (${total}) AS total
     FROM page r
     JOIN prompts p ON p.id = r.prompt_id
     JOIN properties pr ON pr.id = r.property_id
     ${pageOrder(RESPONSE_ORDER, { ...page, offset: 0 })}`);
   const { rows, ...cursors } = cursorPage(records, page, (record) => [record.date, record.id]);
+  const data = new RenderedJson<ResponseRow[]>(`[${rows.map((record) => record.row).join(',')}]`);
   const first = records[0];
-  if (first) return { data: rows.map(toResponseRow), total: first.total, ...cursors };
+  if (first) return { data, total: first.total, ...cursors };
   // A page past the end (or nothing in range) has no row to carry the total.
   const [counted] = await sql.rows<{ total: number }>(Prisma.sql`SELECT (${total}) AS total`);
-  return { data: [], total: counted?.total ?? 0, ...cursors };
+  return { data, total: counted?.total ?? 0, ...cursors };
 }
 
 /**

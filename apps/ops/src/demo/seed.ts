@@ -53,7 +53,11 @@ interface WorkRows {
   taskLabels: Prisma.TaskLabelCreateManyInput[];
 }
 interface Answers {
-  responses: Response[];
+  /**
+   * source_urls is copied from response_sources by their insert trigger, and list_fragment is
+   * generated, as for every writer that stores sources on their own.
+   */
+  responses: Omit<Response, 'sourceUrls' | 'listFragment'>[];
   sources: ResponseSource[];
   /** before_brand is the database's to set (a trigger), as for every writer. */
   mentions: Omit<ResponseCompetitorMention, 'beforeBrand'>[];

@@ -21,11 +21,13 @@ export const listPropertyResponsesHandler = defineConsoleHandler(
       if (conflict) throw new OperationError('INVALID_PARAM', conflict);
       const page = pageOf(query);
       const list = await listResponses(sql, [id], query, asDays(dayRange(query, now())), page);
+      // The console adds each answer's rank, so it works on the rows rather than sending them as rendered.
+      const rows = list.data.parse();
       const ranks = await answerRanks(
         db,
-        list.data.map((r) => r.id),
+        rows.map((r) => r.id),
       );
-      const data = list.data.map((r) => ({ ...r, ...(ranks.get(r.id) ?? { rank: null, brandsNamed: 0 }) }));
+      const data = rows.map((r) => ({ ...r, ...(ranks.get(r.id) ?? { rank: null, brandsNamed: 0 }) }));
       return { ...list, data, ...page };
     };
   },
