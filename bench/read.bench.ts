@@ -205,10 +205,10 @@ try {
       `SELECT r.id FROM responses r WHERE r.property_id = (SELECT id FROM properties LIMIT 1) AND r.day BETWEEN current_date - 29 AND current_date ORDER BY r.day DESC, r.id LIMIT 100`,
     ),
   );
-  log('  plan: total of /v1/responses (summed from the daily counts)');
+  log('  plan: total of /v1/responses (summed from the totals per property and day)');
   log(
     await plan(
-      `SELECT COALESCE(sum(c.responses), 0) FROM response_daily_counts c WHERE c.property_id = ANY(${allProperties}) AND c.day BETWEEN current_date - 29 AND current_date`,
+      `SELECT COALESCE(sum(c.responses), 0) FROM response_day_totals c WHERE c.property_id = ANY(${allProperties}) AND c.day BETWEEN current_date - 29 AND current_date`,
     ),
   );
   log('  plan: /v1/visibility (from the daily counts)');

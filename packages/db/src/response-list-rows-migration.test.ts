@@ -58,7 +58,7 @@ const fragmentOf = (r: Stored) =>
   }).slice(1, -1);
 
 describe(`migration ${READ_MODEL}`, () => {
-  it('backfills a populated responses table: every answer gets its cited URLs and its rendered list fragment', async () => {
+  it('backfills a populated responses table: every answer gets its cited URLs and its rendered list fragment, every day its totals', async () => {
     await dropDatabase(url);
     await ensureDatabaseExists(url);
     await applyMigrations(url, await migrationsBefore(READ_MODEL));
@@ -118,6 +118,14 @@ describe(`migration ${READ_MODEL}`, () => {
       }
       // The answers themselves are as they were.
       expect(await storedBefore()).toEqual(before);
+      // And the next migration (20261126171000_response_day_totals) counted them per property and day.
+      const totals = await client.query(`
+        SELECT to_char(day, 'YYYY-MM-DD') AS day, responses, mentions FROM response_day_totals ORDER BY day`);
+      const counted = await client.query(`
+        SELECT to_char(day, 'YYYY-MM-DD') AS day, count(*)::int AS responses, count(*) FILTER (WHERE mentioned)::int AS mentions
+        FROM responses GROUP BY day ORDER BY day`);
+      expect(totals.rows).toHaveLength(40);
+      expect(totals.rows).toEqual(counted.rows);
     } finally {
       await client.end();
     }

@@ -132,8 +132,9 @@ export async function listResponses(
 }
 
 /**
- * The full match count, as a scalar subquery. Without a prompt filter it is summed from the daily
- * counts (a row per property, day and model) instead of counting every answer of the range; one
+ * The full match count, as a scalar subquery. Without a prompt filter it is summed from counts the
+ * writers' triggers keep: without a model filter from the totals per property and day (a row per
+ * day, all models together), with one from the daily counts (a row per day and model). One
  * prompt's answers are few, and are counted directly.
  */
 function countOfResponses(
@@ -149,8 +150,9 @@ function countOfResponses(
       : query.mentioned
         ? Prisma.sql`c.mentions`
         : Prisma.sql`c.responses - c.mentions`;
+  const counts = query.model === undefined ? Prisma.sql`response_day_totals c` : Prisma.sql`response_daily_counts c`;
   return Prisma.sql`
-    SELECT COALESCE(sum(${counted}), 0)::int FROM response_daily_counts c
+    SELECT COALESCE(sum(${counted}), 0)::int FROM ${counts}
     WHERE ${inProperties('c.property_id', propertyIds)}
       AND ${inDays('c.day', range)}
       ${query.model === undefined ? Prisma.empty : Prisma.sql`AND c.model = ${query.model}`}`;

@@ -4,7 +4,7 @@ import { visibilitySeries } from '@vt/read-model';
 import { testDb, uniqueSlug } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The daily counts behind /v1 totals and the visibility series are kept by triggers on
+// The daily counts behind /v1 totals and the visibility series, and the totals per day, are kept by triggers on
 // `responses`; whatever is written, they must equal counting the answers themselves.
 
 const db: PrismaClient = testDb();
@@ -28,6 +28,14 @@ async function expectCountsToMatchAnswers() {
     FROM response_daily_counts WHERE property_id = ${propertyId}::uuid AND responses > 0
     ORDER BY day, model`;
   expect(kept).toEqual(fromAnswers);
+  // /v1/responses' totals per property and day (all models) follow the same writes.
+  const totalsFromAnswers = await db.$queryRaw<unknown[]>`
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, count(*)::int AS responses, count(*) FILTER (WHERE mentioned)::int AS mentions
+    FROM responses WHERE property_id = ${propertyId}::uuid GROUP BY day ORDER BY day`;
+  const totals = await db.$queryRaw<unknown[]>`
+    SELECT to_char(day, 'YYYY-MM-DD') AS day, responses, mentions
+    FROM response_day_totals WHERE property_id = ${propertyId}::uuid AND responses > 0 ORDER BY day`;
+  expect(totals).toEqual(totalsFromAnswers);
 }
 
 function answer(promptId: string, model: string, day: Date, mentioned: boolean, position: number | null = 12) {
@@ -126,7 +134,8 @@ describe('response daily counts', () => {
   it('go with the property when it is deleted', async () => {
     await db.property.delete({ where: { id: propertyId } });
     const left = await db.$queryRaw<{ n: number }[]>`
-      SELECT count(*)::int AS n FROM response_daily_counts WHERE property_id = ${propertyId}::uuid`;
+      SELECT (SELECT count(*) FROM response_daily_counts WHERE property_id = ${propertyId}::uuid)::int
+        + (SELECT count(*) FROM response_day_totals WHERE property_id = ${propertyId}::uuid)::int AS n`;
     expect(left[0]?.n).toBe(0);
   });
 });
