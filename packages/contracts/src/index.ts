@@ -7,6 +7,14 @@ export {
   alertNotificationSchema,
   alertNotificationTypeSchema,
 } from './alert-notification.ts';
+export {
+  type AnswerLocation,
+  COUNTRY_CODES,
+  canonicalLanguageTag,
+  countryCodeSchema,
+  languageTagSchema,
+  locationOfPrompt,
+} from './answer-location.ts';
 export { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
 export {
   CRAWL_EVENT_CAPS,
