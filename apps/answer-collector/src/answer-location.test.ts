@@ -1,7 +1,10 @@
 import { answerCollectorConfigSchema } from '@vt/config';
+import { generateApiKey } from '@vt/credentials';
 import { formatUtcDay, utcDay } from '@vt/db';
 import { createLogger } from '@vt/logger';
+import { createReadApiHarness } from '@vt/read-api/testing';
 import { isolatedQueuePrefix, scratchDatabase, testEnv, uniqueSlug } from '@vt/test-support';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejudgeProperty } from './jobs/rejudge-property.ts';
 import { startAnswerCollector } from './start.ts';
@@ -73,6 +76,31 @@ describe('where the buyers are', () => {
     expect(passed(own.text)).toEqual({ location: { country: 'GB', language: 'en-GB' } });
     expect(passed(languageOnly.text)).toEqual({ location: { country: 'DE', language: 'fr' } });
     expect(passed(plain.text)?.location).toBeUndefined();
+
+    // /v1 says where each answer was asked (an additive field: Versioning 2).
+    const issued = generateApiKey();
+    await db.apiKey.create({ data: { teamId: team.id, name: 'k', keyHash: issued.hash, prefix: issued.prefix } });
+    const readApi = createReadApiHarness({ db });
+    try {
+      const v1 = (path: string) => request(readApi.app).get(path).set('Authorization', `Bearer ${issued.key}`);
+      const list = await v1(`/v1/responses?propertyId=${property.id}`);
+      const listed = Object.fromEntries(
+        list.body.data.map((r: { promptId: string; country: string; language: string }) => [
+          r.promptId,
+          [r.country, r.language],
+        ]),
+      );
+      expect(listed).toEqual({
+        [inherits.id]: ['DE', 'de'],
+        [own.id]: ['GB', 'en-GB'],
+        [languageOnly.id]: ['DE', 'fr'],
+      });
+      const row = rows.find((r) => r.promptId === plain.id);
+      const detail = await v1(`/v1/responses/${row?.id}`);
+      expect(detail.body.data).toMatchObject({ country: null, language: null });
+    } finally {
+      await readApi.close();
+    }
 
     // Judged again, not asked again: the location it was asked with stays.
     await db.property.update({ where: { id: property.id }, data: { country: 'AT', brandTerms: ['Acme'] } });

@@ -16,6 +16,8 @@ function propertyView(property: Property) {
     subscriptionStatus: property.subscriptionStatus,
     brandTerms: property.brandTerms,
     countDualUseAsAi: property.countDualUseAsAi,
+    country: property.country,
+    language: property.language,
     createdAt: property.createdAt.toISOString(),
   };
 }
@@ -27,13 +29,29 @@ const competitorView = (c: { id: string; name: string; domain: string | null; te
   terms: c.terms,
 });
 
-const promptView = (p: { id: string; text: string; tags: string[]; active: boolean; createdAt: Date }) => ({
+const promptView = (p: {
+  id: string;
+  text: string;
+  tags: string[];
+  active: boolean;
+  country: string | null;
+  language: string | null;
+  createdAt: Date;
+}) => ({
   id: p.id,
   text: p.text,
   tags: p.tags,
   active: p.active,
+  country: p.country,
+  language: p.language,
   createdAt: p.createdAt.toISOString(),
 });
+
+/** Where a property's or a prompt's questions are asked; null clears a field, absent keeps it. */
+export interface LocationPatch {
+  country?: string | null;
+  language?: string | null;
+}
 
 /** The property `id` of `teamId` (null team: any team, for the operator), or NOT_FOUND. */
 export async function findTeamProperty(db: PrismaClient, teamId: string | null, id: string): Promise<Property> {
@@ -59,7 +77,7 @@ export async function propertyDetail(db: PrismaClient, property: Property) {
 /** Creates a property; its brand terms default to its name. */
 export async function createProperty(
   db: PrismaClient,
-  input: { teamId: string; name: string; domain: string; plan: Plan; brandTerms?: string[] },
+  input: { teamId: string; name: string; domain: string; plan: Plan; brandTerms?: string[] } & LocationPatch,
 ): Promise<Property> {
   return db.property.create({
     data: {
@@ -68,6 +86,8 @@ export async function createProperty(
       domain: input.domain,
       plan: input.plan,
       brandTerms: input.brandTerms?.length ? input.brandTerms : [input.name],
+      country: input.country ?? null,
+      language: input.language ?? null,
     },
   });
 }
@@ -79,7 +99,13 @@ export async function createProperty(
 export async function updateProperty(
   db: PrismaClient,
   property: Property,
-  patch: { name?: string; plan?: Plan; brandTerms?: string[]; countDualUseAsAi?: boolean; lapsed?: boolean },
+  patch: {
+    name?: string;
+    plan?: Plan;
+    brandTerms?: string[];
+    countDualUseAsAi?: boolean;
+    lapsed?: boolean;
+  } & LocationPatch,
 ): Promise<Property> {
   const { lapsed, brandTerms, ...rest } = patch;
   return db.property.update({
@@ -125,10 +151,22 @@ export async function removeCompetitor(db: PrismaClient, property: Property, com
   if (!count) throw new OperationError('NOT_FOUND', 'No competitor with that id on this property.');
 }
 
-export async function addPrompt(db: PrismaClient, property: Property, input: { text: string; tags?: string[] }) {
+export async function addPrompt(
+  db: PrismaClient,
+  property: Property,
+  input: { text: string; tags?: string[] } & LocationPatch,
+) {
   try {
     return promptView(
-      await db.prompt.create({ data: { propertyId: property.id, text: input.text, tags: input.tags ?? [] } }),
+      await db.prompt.create({
+        data: {
+          propertyId: property.id,
+          text: input.text,
+          tags: input.tags ?? [],
+          country: input.country ?? null,
+          language: input.language ?? null,
+        },
+      }),
     );
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists('This property already has a prompt with that text.');
@@ -142,7 +180,7 @@ export async function updatePrompt(
   db: PrismaClient,
   property: Property,
   promptId: string,
-  patch: { active?: boolean; tags?: string[] },
+  patch: { active?: boolean; tags?: string[] } & LocationPatch,
 ) {
   const { count } = await db.prompt.updateMany({ where: { id: promptId, propertyId: property.id }, data: patch });
   if (!count) throw promptNotFound();

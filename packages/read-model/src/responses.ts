@@ -14,6 +14,8 @@ interface ResponseRecord {
   position: number | null;
   sentiment: number | null;
   excerpt: string;
+  country: string | null;
+  language: string | null;
   source_urls: string[];
   property_id: string;
   property_name: string;
@@ -23,7 +25,8 @@ interface ResponseRecord {
 // The row both endpoints share: the detail adds only `text`, so the two cannot differ elsewhere.
 const RESPONSE_COLUMNS = Prisma.sql`
   r.id, r.prompt_id, p.text AS prompt, r.model, to_char(r.day, 'YYYY-MM-DD') AS date, r.mentioned,
-  r.matched_term, r.position, r.sentiment, r.excerpt, pr.id AS property_id, pr.name AS property_name,
+  r.matched_term, r.position, r.sentiment, r.excerpt, r.country, r.language, pr.id AS property_id,
+  pr.name AS property_name,
   to_json(ARRAY(SELECT s.url FROM response_sources s WHERE s.response_id = r.id ORDER BY s.ordinal)) AS source_urls`;
 
 function toResponseRow(record: ResponseRecord): ResponseRow {
@@ -41,6 +44,8 @@ function toResponseRow(record: ResponseRecord): ResponseRow {
     sentiment: mentioned ? record.sentiment : null,
     excerpt: record.excerpt,
     sourceUrls: record.source_urls,
+    country: record.country,
+    language: record.language,
     property: { id: record.property_id, name: record.property_name },
   };
 }
@@ -61,12 +66,12 @@ function pageOfResponses(where: Prisma.Sql, properties: number, page: Page): Pri
   if (properties === 1 && page.offset > DEEP_OFFSET) {
     return Prisma.sql`
       SELECT r.id, r.prompt_id, r.model, r.day, r.mentioned, r.matched_term, r.position, r.sentiment, r.excerpt,
-        r.property_id
+        r.country, r.language, r.property_id
       FROM (SELECT r.id FROM responses r WHERE ${where} ${order}) AS ids JOIN responses r ON r.id = ids.id`;
   }
   return Prisma.sql`
     SELECT r.id, r.prompt_id, r.model, r.day, r.mentioned, r.matched_term, r.position, r.sentiment, r.excerpt,
-      r.property_id
+      r.country, r.language, r.property_id
     FROM responses r WHERE ${where} ${order}`;
 }
 

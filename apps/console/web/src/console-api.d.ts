@@ -1665,6 +1665,10 @@ export interface components {
             brandTerms: string[];
             /** @description Whether dual-use crawlers count in the AI totals (kept and listed either way). */
             countDualUseAsAi: boolean;
+            /** @description ISO 3166-1 alpha-2 country the prompts are asked in; null: each platform’s own default. */
+            country: string | null;
+            /** @description BCP 47 language the prompts are asked in; null: each platform’s own default. */
+            language: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1688,6 +1692,10 @@ export interface components {
             text: string;
             tags: string[];
             active: boolean;
+            /** @description The prompt’s own country; null: the property’s. */
+            country: string | null;
+            /** @description The prompt’s own language; null: the property’s. */
+            language: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1707,6 +1715,16 @@ export interface components {
             plan: "free" | "starter" | "growth" | "scale";
             /** @description Defaults to the property’s name. */
             brandTerms?: string[];
+            /**
+             * @description The property’s ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (every prompt without its own is asked without one).
+             * @example DE
+             */
+            country?: string;
+            /**
+             * @description The property’s BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
+             * @example de
+             */
+            language?: string;
         };
         UpdateProperty: {
             /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
@@ -1719,6 +1737,16 @@ export interface components {
             brandTerms?: string[];
             /** @description Count dual-use crawlers (search crawlers whose fetches also feed AI answers: Applebot, Bravebot, PetalBot, GoogleOther) in the AI totals. */
             countDualUseAsAi?: boolean;
+            /**
+             * @description The property’s ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (every prompt without its own is asked without one).
+             * @example DE
+             */
+            country?: string;
+            /**
+             * @description The property’s BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
+             * @example de
+             */
+            language?: string;
         };
         CompetitorAnswer: {
             competitor: components["schemas"]["Competitor"];
@@ -1741,10 +1769,30 @@ export interface components {
             /** @description Trimmed; empty or only spaces is refused. */
             text: string;
             tags?: string[];
+            /**
+             * @description The prompt’s own ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (the property’s is asked without one).
+             * @example DE
+             */
+            country?: string;
+            /**
+             * @description The prompt’s own BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
+             * @example de
+             */
+            language?: string;
         };
         UpdatePrompt: {
             active?: boolean;
             tags?: string[];
+            /**
+             * @description The prompt’s own ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (the property’s is asked without one).
+             * @example DE
+             */
+            country?: string;
+            /**
+             * @description The prompt’s own BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
+             * @example de
+             */
+            language?: string;
         };
         CrawlSetup: {
             /** Format: uuid */
@@ -2278,6 +2326,16 @@ export interface components {
             excerpt: string;
             /** @description URLs the platform cited or consulted, in citation order. */
             sourceUrls: string[];
+            /**
+             * @description ISO 3166-1 alpha-2 country the question was asked from (the prompt’s, else the property’s); null when none was set, or the answer was imported without one.
+             * @example DE
+             */
+            country: string | null;
+            /**
+             * @description BCP 47 language the question was asked in; null when none was set.
+             * @example de
+             */
+            language: string | null;
             property: {
                 /** Format: uuid */
                 id: string;
@@ -2351,6 +2409,7 @@ export interface components {
             /** @description Why it is not asked (the variable to set); null when it is. */
             reason: string | null;
             lastRun: components["schemas"]["CollectionRun"];
+            today: components["schemas"]["CollectionRequestsToday"];
         };
         /** @description The property’s most recent run on it; null before one. */
         CollectionRun: {
@@ -2384,6 +2443,20 @@ export interface components {
             /** @description The last failure, as the platform’s HTTP status. */
             lastError: string | null;
         } | null;
+        /** @description Spend against budget, for the whole deployment (every property shares a platform’s budget). */
+        CollectionRequestsToday: {
+            /**
+             * Format: date
+             * @description Today, the UTC day the budget counts.
+             */
+            day: string;
+            /** @description Requests sent to the platform today by every collector replica, retries included. */
+            requests: number;
+            /** @description The deployment’s daily request budget for the platform (<PLATFORM>_DAILY_REQUESTS); null: no limit. */
+            budget: number | null;
+            /** @description Questions not sent today because the budget was spent (they are not carried over). */
+            skippedBudget: number;
+        };
         PropertyTasks: {
             data: components["schemas"]["Task"][];
             /** @description Every match, not just this page. */

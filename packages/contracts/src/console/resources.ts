@@ -92,7 +92,15 @@ const competitorSchema = z
   .openapi('Competitor');
 
 const promptSchema = z
-  .object({ id: z.uuid(), text: z.string(), tags: z.array(z.string()), active: z.boolean(), createdAt: timestamp })
+  .object({
+    id: z.uuid(),
+    text: z.string(),
+    tags: z.array(z.string()),
+    active: z.boolean(),
+    country: z.string().nullable().openapi({ description: 'The prompt’s own country; null: the property’s.' }),
+    language: z.string().nullable().openapi({ description: 'The prompt’s own language; null: the property’s.' }),
+    createdAt: timestamp,
+  })
   .openapi('ConsolePrompt');
 
 const propertySchema = z
@@ -106,6 +114,13 @@ const propertySchema = z
     countDualUseAsAi: z
       .boolean()
       .openapi({ description: 'Whether dual-use crawlers count in the AI totals (kept and listed either way).' }),
+    country: z.string().nullable().openapi({
+      description: 'ISO 3166-1 alpha-2 country the prompts are asked in; null: each platform’s own default.',
+    }),
+    language: z
+      .string()
+      .nullable()
+      .openapi({ description: 'BCP 47 language the prompts are asked in; null: each platform’s own default.' }),
     createdAt: timestamp,
   })
   .openapi('ConsoleProperty');
@@ -226,12 +241,10 @@ export const webhookSetupSchema = z
       .string()
       .nullable()
       .openapi({ description: `The HMAC signing secret. ${secretNote}` }),
-    secretRotatedAt: timestamp
-      .nullable()
-      .openapi({
-        description:
-          'When the property’s secret was last rotated; null: never (the secret derived from the property id).',
-      }),
+    secretRotatedAt: timestamp.nullable().openapi({
+      description:
+        'When the property’s secret was last rotated; null: never (the secret derived from the property id).',
+    }),
     previousSecret: z.object({ verifiesUntil: timestamp }).nullable().openapi({
       description:
         'While the secret before the last rotation still verifies (the overlap), until when; null when it no longer does.',
