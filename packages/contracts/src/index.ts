@@ -9,13 +9,13 @@ export {
 } from './alert-notification.ts';
 export {
   type AnswerLocation,
-  COUNTRY_CODES,
   canonicalLanguageTag,
   countryCodeSchema,
   languageTagSchema,
   locationOfPrompt,
 } from './answer-location.ts';
 export { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
+export { COUNTRY_CODES } from './country-codes.ts';
 export {
   CRAWL_EVENT_CAPS,
   type CrawlEvent,

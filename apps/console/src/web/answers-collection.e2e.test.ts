@@ -119,12 +119,24 @@ describe('answer collection in the console', () => {
       ANTHROPIC_API_KEY: 'sk-ant-e2e-fake',
       ANTHROPIC_BASE_URL: fake.baseUrl,
       COLLECT_AT_UTC: '06:00',
+      OPENAI_DAILY_REQUESTS: '50',
     });
     const owner = await h.signUp('collect-owner');
     const member = await h.signUp('collect-member');
     const { teamId, id } = await propertyOf(owner, member);
 
     const page = await ui.signIn(owner);
+    // Where the buyers are (issue 32 item 3): set in the settings, asked with, shown on each answer.
+    await page.goto(`${ui.base}/t/${teamId}/p/${id}/settings`);
+    const where = page.getByRole('form', { name: 'Where your buyers are' });
+    await where.getByLabel('Country').selectOption('DE');
+    await where.getByLabel('Language').fill('de');
+    await where.getByRole('button', { name: 'Save location' }).click();
+    await expect
+      .poll(async () => (await scratch.db.property.findUniqueOrThrow({ where: { id } })).country)
+      .toBe('DE');
+    expect((await scratch.db.property.findUniqueOrThrow({ where: { id } })).language).toBe('de');
+
     await page.goto(`${ui.base}/t/${teamId}/p/${id}/answers`);
     await page.getByTestId('collection-summary').waitFor();
     const summary = (await page.getByTestId('collection-summary').textContent()) ?? '';
@@ -155,6 +167,15 @@ describe('answer collection in the console', () => {
     expect(answers).toContain('ChatGPT');
     expect(answers).toContain('Claude');
     expect(answers).not.toContain('chatgpt ·');
+    expect(await page.getByTestId('asked-from').allTextContents()).toEqual([
+      ' · asked as Germany · German',
+      ' · asked as Germany · German',
+    ]);
+    // Spend against budget (issue 32 item 4), from the collectors' counter.
+    expect((await page.getByTestId('spend-today').allTextContents()).sort()).toEqual([
+      '1 of 50 requests today',
+      '1 request today (no daily budget)',
+    ]);
     // "Globex is popular and Acme is excellent": Acme is named second of the two brands.
     const ranks = await page.getByTestId('rank').allTextContents();
     expect(ranks).toHaveLength(2);

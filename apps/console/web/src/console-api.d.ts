@@ -1719,12 +1719,12 @@ export interface components {
              * @description The property’s ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (every prompt without its own is asked without one).
              * @example DE
              */
-            country?: string;
+            country?: string | null;
             /**
              * @description The property’s BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
              * @example de
              */
-            language?: string;
+            language?: string | null;
         };
         UpdateProperty: {
             /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
@@ -1741,12 +1741,12 @@ export interface components {
              * @description The property’s ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (every prompt without its own is asked without one).
              * @example DE
              */
-            country?: string;
+            country?: string | null;
             /**
              * @description The property’s BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
              * @example de
              */
-            language?: string;
+            language?: string | null;
         };
         CompetitorAnswer: {
             competitor: components["schemas"]["Competitor"];
@@ -1773,12 +1773,12 @@ export interface components {
              * @description The prompt’s own ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (the property’s is asked without one).
              * @example DE
              */
-            country?: string;
+            country?: string | null;
             /**
              * @description The prompt’s own BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
              * @example de
              */
-            language?: string;
+            language?: string | null;
         };
         UpdatePrompt: {
             active?: boolean;
@@ -1787,12 +1787,12 @@ export interface components {
              * @description The prompt’s own ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (the property’s is asked without one).
              * @example DE
              */
-            country?: string;
+            country?: string | null;
             /**
              * @description The prompt’s own BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
              * @example de
              */
-            language?: string;
+            language?: string | null;
         };
         CrawlSetup: {
             /** Format: uuid */
@@ -2837,6 +2837,10 @@ export interface components {
                 sentimentWord: "positive" | "neutral" | "negative" | null;
                 /** @description The complete answer as the platform gave it (markdown). */
                 text: string;
+                /** @description The ISO 3166-1 alpha-2 country it was asked from; null: none given. */
+                country: string | null;
+                /** @description The BCP 47 language it was asked in; null: none given. */
+                language: string | null;
                 /** @description The tracked competitors the answer names, first named first. */
                 competitors: {
                     /** Format: uuid */

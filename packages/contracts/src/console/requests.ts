@@ -69,7 +69,6 @@ function locationFields(whose: string, fallback: string) {
       .nullable()
       .optional()
       .openapi({
-        type: 'string',
         description: `${whose} ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (${fallback} is asked without one).`,
         example: 'DE',
       }),
@@ -77,7 +76,6 @@ function locationFields(whose: string, fallback: string) {
       .nullable()
       .optional()
       .openapi({
-        type: 'string',
         description: `${whose} BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.`,
         example: 'de',
       }),
