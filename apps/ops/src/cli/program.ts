@@ -18,7 +18,7 @@ import { maintainPartitions, migrateDatabase } from './commands/database.ts';
 import { configReference, writeConfigReference } from './commands/docs-config.ts';
 import { exportCsv } from './commands/export-csv.ts';
 import { recentLeads, webhookLog, webhookStatus } from './commands/lead-webhook.ts';
-import { createProperty, setPropertyPlan, showProperty } from './commands/properties.ts';
+import { createProperty, setPropertyLocation, setPropertyPlan, showProperty } from './commands/properties.ts';
 import { addTeamMember, createTeam, createUser } from './commands/teams.ts';
 import type { OpsContext } from './context.ts';
 import { OpsError } from './ops-error.ts';
@@ -162,7 +162,14 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
     .requiredOption('--domain <domain>')
     .requiredOption('--plan <plan>', 'free | starter | growth | scale')
     .option('--brand-term <term...>', 'brand terms to match in answers (default: the name)')
+    .option('--country <code>', 'ISO 3166-1 alpha-2 country its prompts are asked from (default: none)')
+    .option('--language <tag>', 'BCP 47 language its prompts are asked in (default: none)')
     .action(action(createProperty));
+  sub(property, 'set-location', 'where the buyers are: the country and language its prompts are asked in')
+    .requiredOption('--property <id>')
+    .option('--country <code>', 'ISO 3166-1 alpha-2 country (US, DE); none clears it')
+    .option('--language <tag>', 'BCP 47 language (en, de, pt-BR); none clears it')
+    .action(action(setPropertyLocation));
   sub(property, 'set-plan', 'change the plan; --lapsed marks the subscription lapsed')
     .requiredOption('--property <id>')
     .requiredOption('--plan <plan>', 'free | starter | growth | scale')
