@@ -31,16 +31,20 @@ const dailyPattern = (hhmm: string) => {
  * one whose job ended (failed, or skipped while the prompt was paused) is enqueued afresh, its old
  * job removed, since BullMQ keeps ended jobs under their id for a while and would ignore the add.
  * Asking twice stays impossible: a stored answer ends a job before the platform is asked.
+ * `immediate` (ops, the console): a job still holding for its spread instant, never tried, is
+ * asked now instead; one waiting to retry keeps its wait (the platform's Retry-After).
  */
 async function withoutPendingJobs(
   questions: readonly CollectAnswerJobData[],
   queueOf: (q: CollectAnswerJobData) => Queue,
+  immediate: boolean,
 ): Promise<CollectAnswerJobData[]> {
   const kept: CollectAnswerJobData[] = [];
   for (const question of questions) {
     const job = await queueOf(question).getJob(questionJobId(question));
     if (job) {
       const state = await job.getState();
+      if (immediate && state === 'delayed' && job.attemptsMade === 0) await job.promote();
       if (state !== 'completed' && state !== 'failed') continue;
       await job.remove();
     }
@@ -122,7 +126,7 @@ export async function startAnswerCollector(
             of,
             propertyId,
           );
-          const toAsk = await withoutPendingJobs(questions, (q) => queue(collectAnswerJob(q.platform)));
+          const toAsk = await withoutPendingJobs(questions, (q) => queue(collectAnswerJob(q.platform)), !spread);
           const withRuns = await openRuns(db, toAsk, propertyId ? 'manual' : 'daily', now());
           const at = now();
           for (const question of withRuns) {

@@ -123,6 +123,33 @@ describe('within a budget', () => {
     expect(await db.response.count({ where: { propertyId: property.id } })).toBe(7);
   }, 30_000);
 
+  it('<PLATFORM>_CONCURRENCY caps the questions in flight across replicas, whatever each replica’s own concurrency', async () => {
+    const { url, db } = await scratch('concurrency');
+    const prefix = isolatedQueuePrefix();
+    let inFlight = 0;
+    let most = 0;
+    const held = async (prompt: string) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 100));
+      inFlight--;
+      return { markdown: `Acme: ${prompt}`, citations: [] };
+    };
+    const env = { GEMINI_CONCURRENCY: '2', COLLECT_CONCURRENCY_PER_PLATFORM: '5' };
+    const one = recordingClient('gemini', held);
+    const two = recordingClient('gemini', held);
+    const a = await collector(url, prefix, env, { clients: [one] });
+    await collector(url, prefix, env, { clients: [two] });
+    const { property } = await propertyWithPrompts(db, 12);
+    await a.collectDay(today);
+    await waitFor(
+      () => db.response.count({ where: { propertyId: property.id } }),
+      (n) => n === 12,
+    );
+    expect(most).toBe(2);
+    expect(await a.queue(collectAnswerJob('gemini')).getGlobalConcurrency()).toBe(2);
+  }, 30_000);
+
   it('a Retry-After of N seconds delays the retry by at least N seconds; without one, 30 s doubling less jitter', async () => {
     const { url, db } = await scratch('retry_after');
     const client = recordingClient('claude', () => {
@@ -180,14 +207,15 @@ describe('within a budget', () => {
     }
     expect(new Set(jobs.map((j) => j?.delay)).size).toBe(5);
     expect(client.asked).toHaveLength(0);
-    for (const job of jobs) await job?.remove();
 
-    // A collection started by hand (ops, the console) is asked at once.
+    // A collection started by hand (ops, the console) is asked at once, the questions holding for
+    // their instant included.
     await c.collectDay(today, property.id);
     await waitFor(
       () => db.response.count({ where: { propertyId: property.id } }),
       (n) => n === 5,
     );
+    expect(client.asked).toHaveLength(5);
   }, 30_000);
 
   it('a run resumed after a crash, and replayed jobs, store each prompt × platform × day once and ask nothing twice', async () => {
