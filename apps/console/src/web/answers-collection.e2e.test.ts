@@ -132,10 +132,15 @@ describe('answer collection in the console', () => {
     await where.getByLabel('Country').selectOption('DE');
     await where.getByLabel('Language').fill('de');
     await where.getByRole('button', { name: 'Save location' }).click();
-    await expect
-      .poll(async () => (await scratch.db.property.findUniqueOrThrow({ where: { id } })).country)
-      .toBe('DE');
+    await expect.poll(async () => (await scratch.db.property.findUniqueOrThrow({ where: { id } })).country).toBe('DE');
     expect((await scratch.db.property.findUniqueOrThrow({ where: { id } })).language).toBe('de');
+    // The prompt is asked in English from Germany: its own language, the property's country.
+    await page.getByText('Where', { exact: true }).click();
+    const own = page.getByRole('form', { name: 'Where “best desk fan” is asked' });
+    await own.getByLabel('Language').fill('en');
+    await own.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('prompt-location').getByText('asked as Germany · English (its own)').waitFor();
+    expect((await scratch.db.prompt.findFirstOrThrow({ where: { propertyId: id } })).language).toBe('en');
 
     await page.goto(`${ui.base}/t/${teamId}/p/${id}/answers`);
     await page.getByTestId('collection-summary').waitFor();
@@ -168,8 +173,8 @@ describe('answer collection in the console', () => {
     expect(answers).toContain('Claude');
     expect(answers).not.toContain('chatgpt ·');
     expect(await page.getByTestId('asked-from').allTextContents()).toEqual([
-      ' · asked as Germany · German',
-      ' · asked as Germany · German',
+      ' · asked as Germany · English',
+      ' · asked as Germany · English',
     ]);
     // Spend against budget (issue 32 item 4), from the collectors' counter.
     expect((await page.getByTestId('spend-today').allTextContents()).sort()).toEqual([

@@ -6,6 +6,7 @@ import { AlertWebhooksSection } from '../components/AlertWebhooksSection.tsx';
 import { AudienceLocationFields, locationOfForm } from '../components/AudienceLocationFields.tsx';
 import { collectionSentence } from '../components/CollectionPanel.tsx';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { PromptLocationEditor } from '../components/PromptLocationEditor.tsx';
 import { WeeklyReportSection } from '../components/WeeklyReportSection.tsx';
 import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
@@ -272,6 +273,15 @@ export function PropertySettingsPage() {
                         >
                           Delete
                         </button>
+                        <PromptLocationEditor
+                          prompt={p}
+                          onSave={(patch) =>
+                            run(async () => {
+                              await consoleApi.updatePrompt(teamId, propertyId, p.id, patch);
+                              await refresh();
+                            })
+                          }
+                        />
                       </span>
                     )}
                   </li>
