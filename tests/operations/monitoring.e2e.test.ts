@@ -197,6 +197,16 @@ describe('operating the service: metrics, Prometheus, alerts and the dashboard',
       body: `${line('GPTBot/1.2')}\n`,
     });
     expect(wrongToken.status).toBe(401);
+    // A stranger's wrong token decides nothing (issue 33); the property's own sender left on a
+    // rotated token does: that property shows Rejecting.
+    const oldToken = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, refused.id, refused.crawlTokenVersion);
+    await db.property.update({ where: { id: refused.id }, data: { crawlTokenVersion: { increment: 1 } } });
+    const rotated = await fetch(`${gateway}/api/ingest/crawl/${refused.id}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${oldToken}`, 'content-type': 'application/x-ndjson' },
+      body: `${line('GPTBot/1.2')}\n`,
+    });
+    expect(rotated.status).toBe(401);
 
     // Leads: one ChatGPT referred, one from nowhere in particular, a repeat, a bad signature.
     const secret = deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, shop.id);
@@ -253,7 +263,7 @@ describe('operating the service: metrics, Prometheus, alerts and the dashboard',
     expect(delta('ingest-gateway', 'vt_leads_duplicate_total')).toBe(1);
     expect(delta('ingest-gateway', 'vt_leads_refused_total', { reason: 'invalid_signature' })).toBe(1);
     expect(delta('ingest-gateway', 'vt_crawl_batches_total', { status: '202' })).toBe(1);
-    expect(delta('ingest-gateway', 'vt_crawl_batches_total', { status: '401' })).toBe(1);
+    expect(delta('ingest-gateway', 'vt_crawl_batches_total', { status: '401' })).toBe(2);
     // Every property's connection, counted from the delivery log of this database.
     const connections = (status: string) => sampleSum(after['ingest-gateway'], 'vt_crawl_connections', { status });
     expect(
