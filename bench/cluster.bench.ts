@@ -15,7 +15,8 @@
 // (/proc), of Redis (INFO's used_cpu of every node), of the Postgres backends serving this database
 // (/proc of pg_stat_activity's pids), Redis commands and retained memory per batch, and Postgres
 // rows inserted and updated and transactions per batch (pg_stat_database of this database).
-// Options: --lines N (1000000 over all properties), --properties N (8), --senders N (4), --shards N (4).
+// Options: --lines N (1000000 over all properties), --properties N (8), --senders N (4), --shards N (4),
+// --batch N (10000 lines per batch: smaller batches show what a batch costs beside its lines).
 import { type ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -46,13 +47,14 @@ const { values: opts } = parseArgs({
     properties: { type: 'string', default: '8' },
     senders: { type: 'string', default: '4' },
     shards: { type: 'string', default: '4' },
+    batch: { type: 'string', default: '10000' },
   },
 });
 const LINES = Number(opts.lines);
 const PROPERTIES = Number(opts.properties);
 const SENDERS = Number(opts.senders);
 const SHARDS = Number(opts.shards);
-const BATCH = 10_000;
+const BATCH = Number(opts.batch);
 const SECRET = randomBytes(32).toString('hex');
 
 interface Truth {
@@ -89,7 +91,7 @@ interface Figures {
   endToEndSeconds: number;
   cpu: { gateways: number; workers: number; redis: number; postgres: number };
   redis: { commands: number; retainedBytes: number };
-  postgres: { inserted: number; updated: number; commits: number };
+  postgres: { inserted: number; updated: number; commits: number; bytesPerEvent: number };
   differences: string[];
 }
 
@@ -314,6 +316,12 @@ async function main() {
     await stop(children);
     await sleep(1000);
     const stats = await databaseStats(db, database);
+    // What a stored raw event takes on disk, indexes included: every day partition of crawl_events
+    // over its rows (both layouts' and the warm-ups' events: the same traffic).
+    const [size] = await db.$queryRaw<{ bytes: bigint; rows: bigint }[]>`
+      SELECT (SELECT coalesce(sum(pg_total_relation_size(inhrelid)), 0) FROM pg_inherits
+                WHERE inhparent = 'crawl_events'::regclass)::bigint AS bytes,
+             (SELECT count(*) FROM crawl_events)::bigint AS rows`;
     return {
       layout: layout.name,
       lines: received,
@@ -335,6 +343,7 @@ async function main() {
         inserted: stats.inserted - before.stats.inserted,
         updated: stats.updated - before.stats.updated,
         commits: stats.commits - before.stats.commits,
+        bytesPerEvent: Number(size?.bytes ?? 0) / Math.max(1, Number(size?.rows ?? 0)),
       },
       differences,
     };
@@ -391,7 +400,7 @@ function report(results: Figures[]) {
       `  CPU µs per line    gateways ${micros(r.cpu.gateways, r.lines)}, crawl workers ${micros(r.cpu.workers, r.lines)}, Redis ${micros(r.cpu.redis, r.lines)}, Postgres ${micros(r.cpu.postgres, r.lines)}; all ${micros(r.cpu.gateways + r.cpu.workers + r.cpu.redis + r.cpu.postgres, r.lines)}`,
     );
     log(
-      `  per batch          crawl workers ${micros(r.cpu.workers, r.batches)} µs CPU (${micros(r.cpu.workers, r.kept)} µs per kept line); Redis ${n(r.redis.commands / r.batches, 1)} commands, ${n(r.redis.retainedBytes / r.batches)} bytes more held by the masters (completed jobs are kept: removeOnComplete); Postgres ${n(r.postgres.inserted / r.batches, 1)} rows inserted, ${n(r.postgres.updated / r.batches, 1)} updated, ${n(r.postgres.commits / r.batches, 1)} commits`,
+      `  per batch          crawl workers ${micros(r.cpu.workers, r.batches)} µs CPU (${micros(r.cpu.workers, r.kept)} µs per kept line); Redis ${n(r.redis.commands / r.batches, 1)} commands, ${n(r.redis.retainedBytes / r.batches)} bytes more held by the masters (completed jobs are kept: removeOnComplete); Postgres ${n(r.postgres.inserted / r.batches, 1)} rows inserted, ${n(r.postgres.updated / r.batches, 1)} updated, ${n(r.postgres.commits / r.batches, 1)} commits; ${n(r.postgres.bytesPerEvent)} bytes on disk per raw event`,
     );
   }
   const [clustered, baseline] = results;
