@@ -43,7 +43,8 @@ const { values: opts } = parseArgs({
 const SECONDS = Number(opts.seconds);
 const CONCURRENCY = Number(opts.concurrency);
 const SIGNING_KEY = randomBytes(32).toString('hex');
-const [BARE_PORT, GATEWAY_PORT, WORKER_PORT] = [3991, 3992, 3993];
+// Ports the system hands out: other benches may run on the same machine at the same time.
+const [BARE_PORT, GATEWAY_PORT, WORKER_PORT] = [await freePort(), await freePort(), await freePort()];
 /** Leads signed before the measured run: more than a 2-core machine sends in the warm-up and the run. */
 const PREPARED_LEADS = 40_000 + 8_000 * SECONDS;
 
