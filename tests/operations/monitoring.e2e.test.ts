@@ -24,7 +24,7 @@ import {
 } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { startFakePlatforms } from '../../apps/answer-collector/src/testing/fake-platforms.ts';
+import { startVendorReplays } from '../../apps/answer-collector/src/testing/vendor-replays.ts';
 import { dashboardExpressions, dashboardProblems, metricNamesIn } from './dashboard.ts';
 
 // Operating the service, end to end: every app as a real process on a database and queue prefix of
@@ -59,7 +59,7 @@ const work = mkdtempSync(join(tmpdir(), 'vt-monitoring-'));
 const apps = {} as Record<AppName, RunningApp>;
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
 let db: PrismaClient;
-let platforms: Awaited<ReturnType<typeof startFakePlatforms>>;
+let platforms: Awaited<ReturnType<typeof startVendorReplays>>;
 let prometheus: { child: ChildProcess; url: string; log: () => string } | undefined;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
@@ -127,13 +127,13 @@ async function property(db: PrismaClient, data: { plan?: 'free' | 'growth'; craw
 beforeAll(async () => {
   scratch = await scratchDatabase('monitoring');
   db = scratch.db;
-  platforms = await startFakePlatforms(() => ({
+  platforms = await startVendorReplays(() => ({
     text: 'Shop is a fine choice for small teams.',
     citations: ['https://shop.example/'],
   }));
   const env = { DATABASE_URL: scratch.url, QUEUE_PREFIX: prefix };
   const extra: Partial<Record<AppName, Record<string, string>>> = {
-    'answer-collector': { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: platforms.baseUrl },
+    'answer-collector': { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: platforms.baseUrls.chatgpt },
   };
   await Promise.all(
     (Object.entries(APPS) as [AppName, string][]).map(async ([app, portVariable]) => {

@@ -471,6 +471,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -491,6 +495,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -498,8 +506,24 @@ export interface operations {
                         data: components["schemas"]["Response"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -581,6 +605,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -588,6 +614,16 @@ export interface operations {
                         data: components["schemas"]["ResponseDetail"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
@@ -655,6 +691,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -675,6 +715,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -682,8 +726,24 @@ export interface operations {
                         data: components["schemas"]["Task"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -747,6 +807,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -767,6 +831,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -774,8 +842,24 @@ export interface operations {
                         data: components["schemas"]["Property"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -841,6 +925,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -861,6 +949,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -868,8 +960,24 @@ export interface operations {
                         data: components["schemas"]["Prompt"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -943,6 +1051,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -963,6 +1075,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -970,8 +1086,24 @@ export interface operations {
                         data: components["schemas"]["VisibilityPoint"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -1041,6 +1173,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -1061,6 +1197,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1068,8 +1208,24 @@ export interface operations {
                         data: components["schemas"]["CompetitorShare"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -1141,6 +1297,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -1161,6 +1321,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1168,8 +1332,24 @@ export interface operations {
                         data: components["schemas"]["SourceDomain"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -1241,6 +1421,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
                 /** @description URLs on this domain only (a leading www. is ignored). */
                 domain?: string;
             };
@@ -1263,6 +1447,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1270,8 +1458,24 @@ export interface operations {
                         data: components["schemas"]["SourceUrl"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {

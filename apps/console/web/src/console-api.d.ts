@@ -2250,6 +2250,12 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         ConsoleAnswer: {
             /** Format: uuid */
@@ -2395,6 +2401,12 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         /** @description An accepted action-plan step or ad-hoc task. */
         Task: {
@@ -7803,6 +7815,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -8151,6 +8167,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */

@@ -1,6 +1,7 @@
 import { AGENT_CATEGORIES } from '@vt/attribution';
 import { z } from 'zod';
 import { CRAWL_PROVIDER_IDS } from '../crawl-providers.ts';
+import { cursorPageFields } from '../list-cursor.ts';
 import { competitorShareSchema, responseSchema, taskSchema, visibilityPointSchema } from '../resources.ts';
 import { accessSchema, planSchema, roleSchema, teamBrandingSchema, teamSettingsSchema } from './fields.ts';
 
@@ -370,6 +371,7 @@ const pageFields = {
   total: z.number().int().openapi({ description: 'Every match, not just this page.' }),
   limit: z.number().int(),
   offset: z.number().int(),
+  ...cursorPageFields,
 };
 
 export const visibilityOverTimeSchema = z
