@@ -447,6 +447,10 @@ describe('the delivery logs', () => {
       reason: null,
       fix: null,
       hostNote: { count: 3, hosts: ['cdn.other.example'] },
+      // A sender's own row (a summary of unauthenticated attempts counts several).
+      attempts: 1,
+      authenticated: true,
+      firstAttemptAt: null,
     });
     expect(res.body.entries[1]).toEqual({
       at: attemptAt(58).toISOString(),
@@ -457,6 +461,10 @@ describe('the delivery logs', () => {
       reason: 'invalid_token',
       fix: 'Use the current token from the setup dialog.',
       hostNote: null,
+      // A sender's own row (a summary of unauthenticated attempts counts several).
+      attempts: 1,
+      authenticated: true,
+      firstAttemptAt: null,
     });
     // The newest 50 are attempts 59 down to 10, in that order; the 10 oldest are not shown.
     expect(res.body.entries.map((e: { at: string }) => e.at)).toEqual(
@@ -505,6 +513,10 @@ describe('the delivery logs', () => {
       fix: 'Sign {id}.{timestamp}.{body} with the signing secret.',
       eventId: 'evt_49',
       requestBody: null,
+      // A sender's own row (a summary of unauthenticated attempts counts several).
+      attempts: 1,
+      authenticated: true,
+      firstAttemptAt: null,
     });
     expect(res.body.entries[1]).toMatchObject({
       statusCode: 200,
