@@ -25,6 +25,7 @@ import {
   requireConsumedShardsExist,
   requireWholeOverlap,
   serviceEnv,
+  webhookSecretRotationEnv,
   webhookSigningKeyEnv,
 } from './env-fragments.ts';
 
@@ -293,6 +294,7 @@ export const consoleConfigSchema = z.object({
   ...publicIngestUrlEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
+  ...webhookSecretRotationEnv,
   ...alertWebhookEnv,
   ...reportUnsubscribeKeyEnv,
   ...serviceEnv,
@@ -306,6 +308,8 @@ export const opsConfigSchema = z.object({
   ...logEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
+  // `ops webhook rotate-secret` is allowed only where the console's rotation is.
+  WEBHOOK_SECRET_ROTATION: webhookSecretRotationEnv.WEBHOOK_SECRET_ROTATION,
   ...publicIngestUrlEnv,
   PUBLIC_API_URL: publicUrl('http://localhost:3000').describe(
     'Public base URL of the read API, used in what ops prints.',

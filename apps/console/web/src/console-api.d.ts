@@ -650,7 +650,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the property’s lead webhook signing secret, with an overlap in which both verify
-         * @description A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.
+         * @description Only in a deployment with WEBHOOK_SECRET_ROTATION=property (`secretRotation` of getWebhookSetup); under the default, `deployment` (the spec: secrets rotate only deployment-wide), this path answers 404 NOT_FOUND as an unknown one does. A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.
          *
          *     Owners and admins of the current team.
          */
@@ -1849,6 +1849,11 @@ export interface components {
                 /** Format: date-time */
                 verifiesUntil: string;
             } | null;
+            /**
+             * @description How this deployment rotates lead webhook secrets (WEBHOOK_SECRET_ROTATION). `deployment`, the spec's rule (LEAD-17): only all properties at once, with the deployment key; rotateWebhookSecret answers 404. `property`: owners and admins may also roll this property's secret (rotateWebhookSecret).
+             * @enum {string}
+             */
+            secretRotation: "deployment" | "property";
             /** @enum {string} */
             status: "not_verified" | "rejecting" | "verified";
             latestRefusal: components["schemas"]["LatestRefusal"];

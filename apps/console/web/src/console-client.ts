@@ -85,6 +85,9 @@ export const consoleApi = {
     answer(client.GET('/api/properties/{id}/crawl/log', property(teamId, id))),
   getWebhookSetup: (teamId: string, id: string) =>
     answer(client.GET('/api/properties/{id}/webhook', property(teamId, id))),
+  // Only where the deployment allows it (WEBHOOK_SECRET_ROTATION=property; the setup's secretRotation says).
+  rotateWebhookSecret: (teamId: string, id: string, body: ConsoleBody<'rotateWebhookSecret'>) =>
+    answer(client.POST('/api/properties/{id}/webhook/rotate', { ...property(teamId, id), body })),
   getWebhookLog: (teamId: string, id: string) =>
     answer(client.GET('/api/properties/{id}/webhook/log', property(teamId, id))),
 

@@ -526,7 +526,7 @@ export const consoleEndpoints = {
     path: '/api/properties/{id}/webhook/rotate',
     summary: 'Rotate the property’s lead webhook signing secret, with an overlap in which both verify',
     description:
-      'A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.',
+      'Only in a deployment with WEBHOOK_SECRET_ROTATION=property (`secretRotation` of getWebhookSetup); under the default, `deployment` (the spec: secrets rotate only deployment-wide), this path answers 404 NOT_FOUND as an unknown one does. A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.',
     access: 'admin',
     body: rotateWebhookSecretBody,
     status: 200,

@@ -219,6 +219,13 @@ export const crawlLogSchema = z
   })
   .openapi('CrawlDeliveryLog');
 
+/**
+ * How lead webhook secrets rotate in a deployment (WEBHOOK_SECRET_ROTATION): `deployment` only (the
+ * spec's LEAD-17, the default), or also one `property` at a time (issue 31).
+ */
+export const WEBHOOK_SECRET_ROTATIONS = ['deployment', 'property'] as const;
+export type WebhookSecretRotation = (typeof WEBHOOK_SECRET_ROTATIONS)[number];
+
 export const webhookSetupSchema = z
   .object({
     propertyId: z.uuid(),
@@ -227,15 +234,17 @@ export const webhookSetupSchema = z
       .string()
       .nullable()
       .openapi({ description: `The HMAC signing secret. ${secretNote}` }),
-    secretRotatedAt: timestamp
-      .nullable()
-      .openapi({
-        description:
-          'When the property’s secret was last rotated; null: never (the secret derived from the property id).',
-      }),
+    secretRotatedAt: timestamp.nullable().openapi({
+      description:
+        'When the property’s secret was last rotated; null: never (the secret derived from the property id).',
+    }),
     previousSecret: z.object({ verifiesUntil: timestamp }).nullable().openapi({
       description:
         'While the secret before the last rotation still verifies (the overlap), until when; null when it no longer does.',
+    }),
+    secretRotation: z.enum(WEBHOOK_SECRET_ROTATIONS).openapi({
+      description:
+        "How this deployment rotates lead webhook secrets (WEBHOOK_SECRET_ROTATION). `deployment`, the spec's rule (LEAD-17): only all properties at once, with the deployment key; rotateWebhookSecret answers 404. `property`: owners and admins may also roll this property's secret (rotateWebhookSecret).",
     }),
     status: z.enum(['not_verified', 'rejecting', 'verified']),
     latestRefusal: latestRefusalSchema,

@@ -2,6 +2,7 @@ import { useParams } from 'react-router';
 import { CopyButton } from '../components/CopyButton.tsx';
 import { LeadBody } from '../components/LeadBody.tsx';
 import { PlanWarning } from '../components/PlanWarning.tsx';
+import { PreviousSecretNote, RollWebhookSecret } from '../components/RollWebhookSecret.tsx';
 import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import type { WebhookSetup } from '../console-types.ts';
@@ -55,10 +56,13 @@ function signingExamples(url: string, secret: string) {
   ];
 }
 
-/** The lead webhook setup dialog: URL, signing secret (owners and admins), status, the 20 newest attempts. */
+/**
+ * The lead webhook setup dialog: URL, signing secret (owners and admins), rolling it where the
+ * deployment allows, status, the 20 newest attempts.
+ */
 export function WebhookSetupPage() {
   const { teamId = '', propertyId = '' } = useParams();
-  const { data, error } = useConsoleData(`${teamId}/${propertyId}`, async () => {
+  const { data, setData, error, run } = useConsoleData(`${teamId}/${propertyId}`, async () => {
     const [me, detail, setup, log] = await Promise.all([
       consoleApi.getMe(),
       consoleApi.getProperty(teamId, propertyId),
@@ -101,11 +105,21 @@ export function WebhookSetupPage() {
               <SecretValue value={setup.signingSecret} testId="signing-secret" />
             </dd>
           </dl>
+          <PreviousSecretNote setup={setup} timeZone={timeZone} />
           {setup.notes.map((note) => (
             <p key={note} className="note">
               {note}
             </p>
           ))}
+          {setup.secretRotation === 'property' && setup.signingSecret && canManage(me, teamId) && (
+            <RollWebhookSecret
+              teamId={teamId}
+              propertyId={propertyId}
+              timeZone={timeZone}
+              run={run}
+              onRolled={(updated) => setData((current) => (current ? { ...current, setup: updated } : current))}
+            />
+          )}
           {setup.signingSecret && (
             <>
               <h2>Signing a lead</h2>

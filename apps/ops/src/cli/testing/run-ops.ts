@@ -8,10 +8,20 @@ export async function ops(...args: string[]) {
 
 /** As `ops`, with `stdin` piped in (undefined: nothing piped). */
 export async function opsWithStdin(stdin: string | undefined, ...args: string[]) {
+  return runOps({ stdin }, ...args);
+}
+
+/** As `ops`, with these variables over the test environment (a deployment setting a test is about). */
+export async function opsWithEnv(env: Record<string, string>, ...args: string[]) {
+  return runOps({ env }, ...args);
+}
+
+async function runOps(options: { stdin?: string; env?: Record<string, string> }, ...args: string[]) {
+  const { stdin } = options;
   let out = '';
   let err = '';
   const code = await runOpsProgram([...args, '--json'], {
-    env: { ...testEnv, PUBLIC_INGEST_URL: 'https://ingest.example.test' },
+    env: { ...testEnv, PUBLIC_INGEST_URL: 'https://ingest.example.test', ...options.env },
     stdout: (t) => {
       out += t;
     },
