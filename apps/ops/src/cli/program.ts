@@ -288,9 +288,15 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
   sub(docs, 'config', 'the configuration reference (markdown), from the config schemas')
     .option('--write <readme>', 'replace the reference between the config markers of this file')
     .action((options) => {
-      if (options.write) print(writeConfigReference(options.write));
-      else if (json) print({ markdown: configReference() });
-      else io.stdout(configReference());
+      try {
+        if (options.write) print(writeConfigReference(options.write));
+        else if (json) print({ markdown: configReference() });
+        else io.stdout(configReference());
+      } catch (err) {
+        // The documented envelope, never a stack trace: a page without markers, one not there.
+        if (err instanceof OpsError) fail(err.code, err.message);
+        else fail('internal_error', (err as Error).message);
+      }
     });
 
   return {

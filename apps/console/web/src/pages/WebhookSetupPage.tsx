@@ -1,5 +1,6 @@
 import { useParams } from 'react-router';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { attemptAnswer, reasonAndFix } from '../components/FailedAttempts.tsx';
 import { LeadBody } from '../components/LeadBody.tsx';
 import { PlanWarning } from '../components/PlanWarning.tsx';
 import { PreviousSecretNote, RollWebhookSecret } from '../components/RollWebhookSecret.tsx';
@@ -146,12 +147,14 @@ export function WebhookSetupPage() {
               </thead>
               <tbody>
                 {log.entries.map((e) => (
-                  <tr key={`${e.at}-${e.eventId ?? ''}-${e.statusCode}`}>
+                  <tr
+                    key={`${e.at}-${e.eventId ?? ''}-${e.statusCode}-${e.authenticated ? '' : e.reason}`}
+                    className={e.authenticated ? undefined : 'summary'}
+                    data-testid={e.authenticated ? undefined : 'failed-attempts'}
+                  >
                     <td>{formatWhen(e.at, timeZone)}</td>
-                    <td>
-                      {e.statusCode} {e.outcome}
-                    </td>
-                    <td>{e.reason ? `${e.reason}: ${e.fix ?? ''}` : ''}</td>
+                    <td>{attemptAnswer(e, timeZone)}</td>
+                    <td>{reasonAndFix(e)}</td>
                     <td>{e.requestBody ? <LeadBody body={e.requestBody} /> : ''}</td>
                   </tr>
                 ))}
