@@ -787,7 +787,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A webhook’s delivery log: the 50 newest attempts and the deliveries still pending
+         * A webhook’s delivery log: its attempts, newest first, a page at a time, and the deliveries still pending
          * @description Any member of the current team.
          */
         get: operations["getAlertWebhookLog"];
@@ -1558,10 +1558,22 @@ export interface components {
         };
         Members: {
             members: components["schemas"]["Member"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         Invitations: {
             /** @description Invitations not accepted or revoked (pending, and expired ones that can be resent), newest first. */
             invitations: components["schemas"]["Invitation"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         Invitation: {
             /** Format: uuid */
@@ -1649,6 +1661,12 @@ export interface components {
         };
         Properties: {
             properties: components["schemas"]["ConsoleProperty"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         ConsoleProperty: {
             /** Format: uuid */
@@ -1896,6 +1914,12 @@ export interface components {
         };
         AlertWebhooks: {
             webhooks: components["schemas"]["AlertWebhook"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
             /** @description Webhooks a property may have (10). */
             limit: number;
             /** @description Whether standard (signed) webhooks can be added: ALERT_WEBHOOK_SIGNING_KEY is set. */
@@ -1969,7 +1993,7 @@ export interface components {
         AlertWebhookLog: {
             /** Format: uuid */
             webhookId: string;
-            /** @description The 50 newest attempts, newest first. */
+            /** @description One page of the attempts, newest first (50 by default); has_more and the cursors page through them. */
             attempts: {
                 /** Format: uuid */
                 deliveryId: string;
@@ -1991,6 +2015,12 @@ export interface components {
                 /** @description The first 256 characters of the receiver’s answer, at most. */
                 responseSnippet: string | null;
             }[];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
             /** @description Deliveries still to be made, oldest first (at most 50). */
             pending: {
                 /** Format: uuid */
@@ -2806,6 +2836,12 @@ export interface components {
         };
         ApiKeys: {
             keys: components["schemas"]["ApiKey"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         ApiKey: {
             /** Format: uuid */
@@ -2855,8 +2891,14 @@ export interface components {
             key: components["schemas"]["ApiKey"];
         };
         TeamEmails: {
-            /** @description The team’s 100 most recent emails. */
+            /** @description The team’s emails, newest first: one page of them. */
             emails: components["schemas"]["TeamEmail"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
             /** @description Whether this deployment runs the development mail catcher (pnpm start), whose copy of a sent email getCaughtEmail answers. */
             caughtMail: boolean;
         };
@@ -3821,7 +3863,14 @@ export interface operations {
     };
     listMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -3841,7 +3890,7 @@ export interface operations {
                     "application/json": components["schemas"]["Members"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4076,7 +4125,14 @@ export interface operations {
     };
     listInvitations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -4096,7 +4152,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitations"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4706,7 +4762,14 @@ export interface operations {
     };
     listProperties: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -4726,7 +4789,7 @@ export interface operations {
                     "application/json": components["schemas"]["Properties"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6422,7 +6485,14 @@ export interface operations {
     };
     listAlertWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -6445,7 +6515,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhooks"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7044,7 +7114,14 @@ export interface operations {
     };
     getAlertWebhookLog: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -7069,7 +7146,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhookLog"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8678,7 +8755,14 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -8698,7 +8782,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeys"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8951,7 +9035,14 @@ export interface operations {
     };
     listTeamEmails: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -8971,7 +9062,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamEmails"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -85,7 +85,7 @@ export const slugCheckSchema = z
   })
   .openapi('SlugCheck');
 
-export const membersSchema = z.object({ members: z.array(memberSchema) }).openapi('Members');
+export const membersSchema = z.object({ members: z.array(memberSchema), ...cursorPageFields }).openapi('Members');
 export const memberAnswerSchema = z.object({ member: memberSchema }).openapi('MemberAnswer');
 
 const competitorSchema = z
@@ -115,7 +115,9 @@ const propertyDetailSchema = propertySchema
   .extend({ competitors: z.array(competitorSchema), prompts: z.array(promptSchema) })
   .openapi('PropertyDetail');
 
-export const propertiesSchema = z.object({ properties: z.array(propertySchema) }).openapi('Properties');
+export const propertiesSchema = z
+  .object({ properties: z.array(propertySchema), ...cursorPageFields })
+  .openapi('Properties');
 export const propertyAnswerSchema = z.object({ property: propertyDetailSchema }).openapi('PropertyAnswer');
 export const competitorAnswerSchema = z.object({ competitor: competitorSchema }).openapi('CompetitorAnswer');
 export const promptAnswerSchema = z.object({ prompt: promptSchema }).openapi('PromptAnswer');
@@ -357,7 +359,7 @@ const apiKeySchema = z
   })
   .openapi('ApiKey');
 
-export const apiKeysSchema = z.object({ keys: z.array(apiKeySchema) }).openapi('ApiKeys');
+export const apiKeysSchema = z.object({ keys: z.array(apiKeySchema), ...cursorPageFields }).openapi('ApiKeys');
 export const apiKeyAnswerSchema = z.object({ key: apiKeySchema }).openapi('ApiKeyAnswer');
 export const createdApiKeySchema = z
   .object({
