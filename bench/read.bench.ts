@@ -8,10 +8,14 @@
 // constant JSON body (the framework floor), and the same route after one `SELECT 1` on a pg pool (the
 // floor with one Postgres round trip per request). Prints requests/s, p50/p99, the ratio to the floor, and
 // the Postgres plans of the hot queries.
-// Also the CPU each request costs the read API process and Postgres (from /proc).
+// Also the CPU each request costs the read API process and Postgres (from /proc), and what compression
+// costs: a 100-row page's bytes plain, gzip and br, the CPU to compress it once (as the answer
+// cache does per entry), and the uncached API's load with `Accept-Encoding: gzip` (compressing every
+// answer) beside the same load without.
 // Options: --seconds N (10), --concurrency N (64), --keys N (200), --responses N (100000),
 // --cpu-prof DIR (the uncached read API's CPU profile).
 import { parseArgs } from 'node:util';
+import { compressors } from '../apps/read-api/src/answer-cache.ts';
 import { runLoad } from './http-load.ts';
 import { seedReadBench } from './read-seed.ts';
 import { cpuSecondsOf, createBenchEnvironment, log, serverCpuSeconds, waitFor } from './support.ts';
@@ -37,6 +41,24 @@ const [BARE_PORT, API_PORT, UNCACHED_PORT] = [3994, 3995, 3996];
 
 const bench = await createBenchEnvironment();
 const { db, runId, start } = bench;
+
+/** A 100-row page's bytes in each coding, and the CPU to compress it once (the answer cache does it once per entry). */
+async function logCompressionCost(url: string, key: string): Promise<void> {
+  const body = Buffer.from(await (await fetch(url, { headers: { authorization: `Bearer ${key}` } })).arrayBuffer());
+  const ROUNDS = 200;
+  log('');
+  log(`  compression of one /v1/responses?limit=100 page (${body.length.toLocaleString('en')} bytes as JSON)`);
+  for (const coding of ['gzip', 'br'] as const) {
+    const compressed = await compressors[coding](body);
+    const before = process.cpuUsage();
+    for (let i = 0; i < ROUNDS; i++) await compressors[coding](body);
+    const used = process.cpuUsage(before);
+    const perPageUs = (used.user + used.system) / ROUNDS;
+    log(
+      `    ${coding.padEnd(4)} ${compressed.length.toLocaleString('en').padStart(7)} bytes (${((compressed.length / body.length) * 100).toFixed(1)} %)  CPU ${Math.round(perPageUs)} µs per page (this process, ${ROUNDS} rounds)`,
+    );
+  }
+}
 
 async function plan(sql: string): Promise<string> {
   const rows = await db.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN ${sql}`);
@@ -73,18 +95,32 @@ try {
 
   let n = 0;
   const withNextKey = () => ({ headers: { authorization: `Bearer ${seeded.keys[n++ % seeded.keys.length]}` } });
+  const withNextKeyGzip = () => ({ headers: { ...withNextKey().headers, 'accept-encoding': 'gzip' } });
   const none = () => ({ headers: {} });
   const paths = ['/v1/responses?limit=100', '/v1/visibility', '/v1/tasks'];
   const targets = [
-    ...paths.map((path) => ({ name: path, path, port: API_PORT, pid: api?.pid })),
-    ...paths.map((path) => ({ name: `${path} (no cache)`, path, port: UNCACHED_PORT, pid: uncachedApi?.pid })),
+    ...paths.map((path) => ({ name: path, path, port: API_PORT, pid: api?.pid, headers: withNextKey })),
+    ...paths.map((path) => ({
+      name: `${path} (no cache)`,
+      path,
+      port: UNCACHED_PORT,
+      pid: uncachedApi?.pid,
+      headers: withNextKey,
+    })),
+    {
+      name: '/v1/responses?limit=100 (no cache, gzip)',
+      path: paths[0] as string,
+      port: UNCACHED_PORT,
+      pid: uncachedApi?.pid,
+      headers: withNextKeyGzip,
+    },
   ];
 
   // Warm both up (key cache, JIT, pools), then measure the floor and each endpoint in turn.
   await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, 2, none);
   await runLoad({ port: BARE_PORT, path: '/bare-query', method: 'GET' }, CONCURRENCY, 2, none);
   for (const target of targets) {
-    await runLoad({ port: target.port, path: target.path, method: 'GET' }, CONCURRENCY, 2, withNextKey);
+    await runLoad({ port: target.port, path: target.path, method: 'GET' }, CONCURRENCY, 2, target.headers);
   }
   const floor = await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, SECONDS, none);
   const queryFloor = await runLoad({ port: BARE_PORT, path: '/bare-query', method: 'GET' }, CONCURRENCY, SECONDS, none);
@@ -97,7 +133,7 @@ try {
       { port: target.port, path: target.path, method: 'GET' },
       CONCURRENCY,
       SECONDS,
-      withNextKey,
+      target.headers,
     );
     const after = cpu();
     const perRequestUs = (seconds: number) => (seconds / Math.max(1, load.requests)) * 1e6;
@@ -124,9 +160,11 @@ try {
       `  ${name.padEnd(35)} ${Math.round(load.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${load.p50.toFixed(1)} ms  p99 ${load.p99.toFixed(1)} ms  ${((load.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (${ok} of ${load.requests} answered 200)  CPU per request: read API ${Math.round(cpuUs.api)} µs, Postgres ${Math.round(cpuUs.postgres)} µs`,
     );
   }
+  await logCompressionCost(`http://127.0.0.1:${API_PORT}${paths[0]}`, seeded.keys[0] as string);
+
   // The cached API's p99 target is the spec era's 50 ms; uncached (issue 16), every endpoint >= 25 %
   // of the floor with p99 < 100 ms.
-  for (const [i, result] of results.entries()) {
+  for (const [i, result] of results.slice(0, 2 * paths.length).entries()) {
     const { load } = result;
     const p99Target = i < paths.length ? 50 : 100;
     log(

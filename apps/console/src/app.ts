@@ -4,6 +4,7 @@ import type { Logger } from '@vt/logger';
 import {
   apiReferenceRouter,
   applyHttpDefaults,
+  compressedAnswers,
   healthRouter,
   type ReadinessCheck,
   requestIdOf,
@@ -75,6 +76,8 @@ export function buildConsoleApp(deps: ConsoleAppDeps): Express {
     res.set('Cache-Control', 'no-store');
     next();
   });
+  // JSON answers over 1 KB in br or gzip, to a client that asks (a key list, a page of answers).
+  app.use('/api', compressedAnswers());
   app.use('/api', express.json({ limit: CONSOLE_MAX_BODY }));
   app.use(createConsoleRouter(deps));
   if (deps.webRoot) app.use(webUi(deps.webRoot));

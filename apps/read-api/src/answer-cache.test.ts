@@ -18,10 +18,10 @@ describe('answer cache', () => {
     };
     const [a, b] = await Promise.all([cache.answer('k', compute), cache.answer('k', compute)]);
     expect(runs).toBe(1);
-    expect(a?.toString()).toBe('{"data":[1],"total":1}');
-    expect(b?.toString()).toBe(a?.toString());
+    expect(a?.body.toString()).toBe('{"data":[1],"total":1}');
+    expect(b?.body.toString()).toBe(a?.body.toString());
     clock = 999;
-    expect((await cache.answer('k', compute))?.toString()).toBe('{"data":[1],"total":1}');
+    expect((await cache.answer('k', compute))?.body.toString()).toBe('{"data":[1],"total":1}');
     expect(runs).toBe(1);
   });
 
@@ -37,18 +37,18 @@ describe('answer cache', () => {
     await cache.answer('k', compute);
     clock = 1500; // stale: answered at once, refreshed once in the background
     const stale = await Promise.all([cache.answer('k', compute), cache.answer('k', compute)]);
-    expect(stale.map(String)).toEqual(['1', '1']);
+    expect(stale.map((answer) => String(answer?.body))).toEqual(['1', '1']);
     // The refresh lands in the background; until it does the stale answer stands, and no
     // request starts a second refresh.
     let latest = '1';
     for (let waited = 0; latest === '1' && waited < 2000; waited += 10) {
       await sleep(10);
-      latest = String(await cache.answer('k', compute));
+      latest = String((await cache.answer('k', compute))?.body);
     }
     expect(latest).toBe('2');
     expect(runs).toBe(2);
     clock = 1500 + 2000; // twice the TTL after the refresh: too old to serve, recomputed first
-    expect(String(await cache.answer('k', compute))).toBe('3');
+    expect(String((await cache.answer('k', compute))?.body)).toBe('3');
   });
 
   it('with a TTL of 0 computes every time, and answers null for a miss (404)', async () => {
@@ -63,7 +63,7 @@ describe('answer cache', () => {
   it('does not keep a failed computation', async () => {
     const cache = createAnswerCache({ ttlMs: 10_000, maxBytes: 1024 });
     await expect(cache.answer('k', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
-    expect((await cache.answer('k', async () => ({ ok: true })))?.toString()).toBe('{"ok":true}');
+    expect((await cache.answer('k', async () => ({ ok: true })))?.body.toString()).toBe('{"ok":true}');
   });
 
   it('keys on everything the rows depend on, independent of parameter order', () => {

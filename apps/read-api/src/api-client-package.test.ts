@@ -91,6 +91,8 @@ describe('the @vt/api-client package', () => {
       'package/README.md',
       'package/dist/index.d.ts',
       'package/dist/index.js',
+      'package/dist/pages.d.ts',
+      'package/dist/pages.js',
       'package/dist/read-api.d.ts',
       'package/package.json',
     ]);
@@ -129,7 +131,8 @@ describe('the @vt/api-client package', () => {
     );
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain('out of date with the OpenAPI document: run `pnpm api-client:generate`');
-  });
+    // Two generator runs (tsx, the whole document built each time): seconds on a quiet machine.
+  }, 90_000);
 
   it('[READ-21] runs the README’s example with plain node against the real read API', async () => {
     const [example] = readmeBlocks('js');

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { readEndpoints } from '@vt/contracts';
 import { sqlReaderOf } from '@vt/db';
 import { createLogger } from '@vt/logger';
@@ -60,6 +61,9 @@ describe('health', () => {
   });
 
   it('GET /readyz answers 200 ready when Postgres and Redis answer', async () => {
+    // The harness's producer connection fails fast while it still connects (no offline queue), as
+    // a starting replica does: on a loaded machine it may not be up yet when this test starts.
+    if (harness.redis.status !== 'ready') await once(harness.redis, 'ready');
     const app = appWith([
       { name: 'postgres', check: pingPostgres(harness.db) },
       { name: 'redis', check: pingRedis(harness.redis) },

@@ -9,6 +9,7 @@ import {
 } from '@vt/service-runtime';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import { sendApiError } from './api-error.ts';
+import { crossOriginReads } from './cross-origin.ts';
 import { createV1Router, type V1RouterDeps } from './v1-router.ts';
 
 export interface ReadApiDeps extends V1RouterDeps {
@@ -17,6 +18,8 @@ export interface ReadApiDeps extends V1RouterDeps {
   isClosing: () => boolean;
   /** The operator's contact in /openapi.json (READ_API_CONTACT_URL, READ_API_CONTACT_EMAIL). */
   contact?: ApiContact;
+  /** Origins whose pages may call /v1 from a browser (READ_API_CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 /** The read API. Every answer is JSON; every error is `{error: {code, message}}`, never HTML. */
@@ -34,7 +37,7 @@ export function buildReadApi(deps: ReadApiDeps): Express {
     res.set('Access-Control-Allow-Origin', '*').json(openApiDocument);
   });
   app.use(apiReferenceRouter({ title: 'AI Visibility Tracking read API', path: '/docs', specUrl: '/openapi.json' }));
-  app.use('/v1', createV1Router(deps));
+  app.use('/v1', crossOriginReads(deps.corsOrigins ?? []), createV1Router(deps));
 
   // An unknown path answers before anything reads the key.
   app.use((req, res) => sendApiError(res, 'NOT_FOUND', `No endpoint at ${req.path}.`));

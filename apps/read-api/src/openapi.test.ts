@@ -219,11 +219,15 @@ describe('GET /openapi.json', () => {
     for (const endpoint of catalogue) {
       const { responses } = operationOf(endpoint);
       const expected =
-        endpoint.shape === 'list' ? ['200', '400', '401', '429', '500'] : ['200', '401', '404', '429', '500'];
+        endpoint.shape === 'list'
+          ? ['200', '304', '400', '401', '429', '500']
+          : ['200', '304', '401', '404', '429', '500'];
       expect(Object.keys(responses).sort(), endpoint.operationId).toEqual(expected);
 
       const success = responses[200]!;
-      expect(Object.keys(success.headers ?? {}).sort()).toEqual([...rateLimitHeaders, 'X-Request-Id'].sort());
+      expect(Object.keys(success.headers ?? {}).sort()).toEqual(
+        [...rateLimitHeaders, 'ETag', ...(endpoint.shape === 'list' ? ['Link'] : []), 'X-Request-Id'].sort(),
+      );
       for (const name of rateLimitHeaders) expect(success.headers?.[name]?.schema).toEqual({ type: 'integer' });
       // Every answer, whatever its status, documents the request id.
       for (const [status, response] of Object.entries(responses)) {
@@ -232,10 +236,11 @@ describe('GET /openapi.json', () => {
       const successSchema = success.content?.['application/json']?.schema;
       expect(successSchema).toMatchObject({
         type: 'object',
-        required: endpoint.shape === 'list' ? ['data', 'total'] : ['data'],
+        required: endpoint.shape === 'list' ? ['data', 'total', 'has_more', 'next_cursor', 'prev_cursor'] : ['data'],
       });
 
-      for (const status of expected.filter((s) => s !== '200')) {
+      expect(responses['304']!.content).toBeUndefined();
+      for (const status of expected.filter((s) => s !== '200' && s !== '304')) {
         const response = responses[status]!;
         expect(response.description.length, `${endpoint.operationId} ${status}`).toBeGreaterThan(0);
         expect(response.content?.['application/json']?.schema).toEqual(errorEnvelope);

@@ -2,6 +2,7 @@ import type { ReadEndpoint, ReadQuery } from '@vt/contracts';
 import { type Operation, operationFamily } from '@vt/http-operations';
 import type { KeyPrincipal, ReadOperation } from '@vt/read-model';
 import { z } from 'zod';
+import type { PreparedAnswer } from './conditional-answer.ts';
 
 /** One /v1 read, as the router's pipeline runs it for an operation's parsed query and path id. */
 export interface ReadCall {
@@ -13,8 +14,8 @@ export interface ReadCall {
 /** What a /v1 handler gets beside its input: the authenticated key and the pipeline that answers for it. */
 export interface V1Context {
   principal: KeyPrincipal;
-  /** Ranges, counts against the budget, caches and runs the read; resolves to the 200's body. */
-  read: (call: ReadCall) => Promise<Buffer>;
+  /** Ranges, counts against the budget, caches and runs the read; resolves to the 200 (or 304) to send. */
+  read: (call: ReadCall) => Promise<PreparedAnswer>;
 }
 
 export interface V1Meta {
@@ -35,7 +36,7 @@ const defineV1Operation = operationFamily<V1Context, V1Meta>();
 const idParams = z.object({ id: z.string().optional() });
 
 /** The 200's body, serialized once and reused by the answer cache; the endpoint's item schema documents it. */
-const serializedBody = z.instanceof(Buffer);
+const serializedBody = z.custom<PreparedAnswer>();
 
 /**
  * `unknown` when an operation reading `Reads` can take the `Parsed` query and reads no parameter

@@ -38,6 +38,7 @@ export function startReadApi(config: ReadApiConfig, logger: Logger) {
           readinessChecks,
           isClosing,
           contact: apiContactOf(config),
+          corsOrigins: config.READ_API_CORS_ORIGINS,
           routes: v1Routes(reader),
           authenticator: createApiKeyAuthenticator(db, {
             cacheTtlMs: config.API_KEY_CACHE_TTL_MS,

@@ -1,12 +1,13 @@
-import type { ApiErrorCode, RATE_LIMIT_HEADERS } from '@vt/contracts';
-import { createOperationRouter } from '@vt/http-operations';
+import { type ApiErrorCode, pagingConflict, type RATE_LIMIT_HEADERS } from '@vt/contracts';
+import { createOperationRouter, setPageLinks } from '@vt/http-operations';
 import { type DayRange, pageOf, propertiesToRead, resolveDayRange } from '@vt/read-model';
-import type { Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { Registry } from 'prom-client';
 import type { z } from 'zod';
 import { type AnswerCache, answerCacheKey } from './answer-cache.ts';
 import { ApiRefusal, sendApiError } from './api-error.ts';
 import type { ApiKeyAuthenticator } from './api-key-auth.ts';
+import { type PreparedAnswer, prepareAnswer, sendPreparedAnswer } from './conditional-answer.ts';
 import type { RateLimitDecision, ReadRateLimiter } from './rate-limiter.ts';
 import type { ReadCall, V1Context, V1Operation } from './read-route.ts';
 
@@ -45,18 +46,21 @@ function invalidParamMessage(error: z.ZodError): string {
  * Every /v1 route, from the endpoint catalogue. Per GET (and HEAD): authenticate, validate the
  * query, resolve the key's scope and the day range once, count the request against the key's
  * budget, run the operation. A 400 or 401 is not counted and, like 404 and 500, carries no
- * budget headers; only 200 and 429 do.
+ * budget headers; only 200 and 429 do. A 304 (the client's `If-None-Match` names the answer) is
+ * counted, since the answer was looked up to compare, and carries none either (READ-17).
  */
 export function createV1Router(deps: V1RouterDeps): Router {
   /** The pipeline after validation, for one request of one key on one endpoint. */
   const reader =
-    (operation: V1Operation, principal: V1Context['principal'], res: Response) =>
-    async ({ query, id, operation: read }: ReadCall): Promise<Buffer> => {
+    (operation: V1Operation, principal: V1Context['principal'], req: Request, res: Response) =>
+    async ({ query, id, operation: read }: ReadCall): Promise<PreparedAnswer> => {
       const { endpoint } = operation.meta;
       // Only time series read a range; the others keep one constant range, so neither the clock nor
       // midnight touches their cache keys.
       const range = endpoint.dayRange ? resolveDayRange(query, deps.now()) : NO_RANGE;
       if ('invalid' in range) throw new ApiRefusal('INVALID_PARAM', range.message);
+      const conflict = pagingConflict(query);
+      if (conflict) throw new ApiRefusal('INVALID_PARAM', conflict);
 
       const decision = await deps.rateLimiter.consume(principal.keyId);
       if (!decision.allowed) {
@@ -69,12 +73,15 @@ export function createV1Router(deps: V1RouterDeps): Router {
       }
 
       const propertyIds = propertiesToRead(principal, query.propertyId);
-      const body = await deps.answerCache.answer(
+      const answer = await deps.answerCache.answer(
         answerCacheKey({ operationId: endpoint.operationId, propertyIds, query, range, id }),
         () => read({ principal, propertyIds, query, range, page: pageOf(query), id }),
       );
       // Counted (it cost a lookup), but budget headers go only on 200 and 429.
-      if (body === null) throw new ApiRefusal('NOT_FOUND', "Nothing with that id is in this key's scope.");
+      if (answer === null) throw new ApiRefusal('NOT_FOUND', "Nothing with that id is in this key's scope.");
+      const prepared = await prepareAnswer(req, answer);
+      if (prepared.notModified) return prepared;
+      if (answer.cursors) setPageLinks(req, res, answer.cursors);
       // Budget and deprecation headers are set only here and on the 429: no other answer has them.
       setRateLimitHeaders(res, decision);
       if (endpoint.deprecation) {
@@ -83,7 +90,7 @@ export function createV1Router(deps: V1RouterDeps): Router {
           Sunset: endpoint.deprecation.sunsetAt.toUTCString(),
         });
       }
-      return body;
+      return prepared;
     };
 
   return createOperationRouter<V1Context, V1Operation['meta'], ApiErrorCode>({
@@ -95,13 +102,11 @@ export function createV1Router(deps: V1RouterDeps): Router {
     context: async (req, res, operation) => {
       const auth = await deps.authenticator.authenticate(req.headers.authorization);
       if (!auth.ok) throw new ApiRefusal(auth.code, auth.message);
-      return { principal: auth.principal, read: reader(operation, auth.principal, res) };
+      return { principal: auth.principal, read: reader(operation, auth.principal, req, res) };
     },
     invalidInput: (_part, error) => new ApiRefusal('INVALID_PARAM', invalidParamMessage(error)),
     methodNotAllowed: (method) =>
       new ApiRefusal('METHOD_NOT_ALLOWED', `${method} is not allowed here; use GET, HEAD or OPTIONS.`),
-    respond: (res, _operation, body) => {
-      res.status(200).type('application/json; charset=utf-8').send(body);
-    },
+    respond: (res, _operation, prepared) => sendPreparedAnswer(res, prepared as PreparedAnswer),
   });
 }

@@ -63,7 +63,7 @@ describe('paid properties only', () => {
   it('[READ-8] propertyId= the free or the lapsed property gives an empty list on every endpoint', async () => {
     for (const prop of ['free', 'lapsed'] as const) {
       for (const path of PROPERTY_FILTERED_PATHS) {
-        expect(await list(path, { propertyId: world.properties[prop].id }), `${path} ${prop}`).toEqual({
+        expect(await list(path, { propertyId: world.properties[prop].id }), `${path} ${prop}`).toMatchObject({
           data: [],
           total: 0,
         });
@@ -74,7 +74,7 @@ describe('paid properties only', () => {
   it('[READ-8] promptId of a free or lapsed prompt gives an empty list (responses, visibility)', async () => {
     for (const prop of ['free', 'lapsed'] as const) {
       for (const path of ['/v1/responses', '/v1/visibility']) {
-        expect(await list(path, { promptId: world.properties[prop].promptIds[0] }), `${path} ${prop}`).toEqual({
+        expect(await list(path, { promptId: world.properties[prop].promptIds[0] }), `${path} ${prop}`).toMatchObject({
           data: [],
           total: 0,
         });
@@ -84,8 +84,8 @@ describe('paid properties only', () => {
 
   it('[READ-8] the key scoped only to the free property sees empty lists everywhere', async () => {
     for (const path of LIST_PATHS) {
-      expect(await list(path, {}, 'empty'), path).toEqual({ data: [], total: 0 });
-      expect(await list(path, { propertyId: world.properties.free.id }, 'empty'), path).toEqual({
+      expect(await list(path, {}, 'empty'), path).toMatchObject({ data: [], total: 0 });
+      expect(await list(path, { propertyId: world.properties.free.id }, 'empty'), path).toMatchObject({
         data: [],
         total: 0,
       });
@@ -137,7 +137,10 @@ describe('key scope', () => {
     ];
     for (const [key, propertyId] of cases) {
       for (const path of PROPERTY_FILTERED_PATHS) {
-        expect(await list(path, { propertyId }, key), `${key} ${path} ${propertyId}`).toEqual({ data: [], total: 0 });
+        expect(await list(path, { propertyId }, key), `${key} ${path} ${propertyId}`).toMatchObject({
+          data: [],
+          total: 0,
+        });
       }
     }
   });

@@ -33,3 +33,12 @@ export function createReadApiClient(
     headers: { Accept: 'application/json', ...options.headers, Authorization: `Bearer ${apiKey}` },
   });
 }
+
+export {
+  type ReadApiListPath,
+  type ReadApiListQuery,
+  type ReadApiPage,
+  ReadApiPagingError,
+  readApiPages,
+  readApiRows,
+} from './pages.js';

@@ -491,6 +491,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -511,6 +515,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -518,8 +526,24 @@ export interface operations {
                         data: components["schemas"]["Response"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -601,6 +625,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -608,6 +634,16 @@ export interface operations {
                         data: components["schemas"]["ResponseDetail"];
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description MISSING_AUTH, INVALID_AUTH or INVALID_KEY. */
             401: {
@@ -675,6 +711,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -695,6 +735,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -702,8 +746,24 @@ export interface operations {
                         data: components["schemas"]["Task"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -767,6 +827,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -787,6 +851,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -794,8 +862,24 @@ export interface operations {
                         data: components["schemas"]["Property"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -861,6 +945,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -881,6 +969,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -888,8 +980,24 @@ export interface operations {
                         data: components["schemas"]["Prompt"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -963,6 +1071,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -983,6 +1095,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -990,8 +1106,24 @@ export interface operations {
                         data: components["schemas"]["VisibilityPoint"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -1061,6 +1193,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -1081,6 +1217,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1088,8 +1228,24 @@ export interface operations {
                         data: components["schemas"]["CompetitorShare"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -1161,6 +1317,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -1181,6 +1341,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1188,8 +1352,24 @@ export interface operations {
                         data: components["schemas"]["SourceDomain"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {
@@ -1261,6 +1441,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
                 /** @description URLs on this domain only (a leading www. is ignored). */
                 domain?: string;
             };
@@ -1283,6 +1467,10 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Unix time (seconds) at which the current window ends and the budget refills. */
                     "X-RateLimit-Reset": number;
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    /** @description RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1290,8 +1478,24 @@ export interface operations {
                         data: components["schemas"]["SourceUrl"][];
                         /** @description Every match, not just this page. */
                         total: number;
+                        /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+                        has_more: boolean;
+                        /** @description Pass as starting_after for the page after this one; null when no row follows. */
+                        next_cursor: string | null;
+                        /** @description Pass as ending_before for the page before this one; null on the first page. */
+                        prev_cursor: string | null;
                     };
                 };
+            };
+            /** @description Not modified: If-None-Match names this answer’s ETag. No body, no budget headers. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_PARAM: a query parameter is malformed; the message names it. */
             400: {

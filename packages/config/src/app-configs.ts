@@ -25,6 +25,7 @@ import {
   requireConsumedShardsExist,
   requireWholeOverlap,
   serviceEnv,
+  webhookSecretRotationEnv,
   webhookSigningKeyEnv,
 } from './env-fragments.ts';
 
@@ -86,6 +87,29 @@ export const readApiConfigSchema = z.object({
   READ_API_CONTACT_EMAIL: z
     .preprocess((v) => (v === '' ? undefined : v), z.email('must be an email address').optional())
     .describe("The operator's email for API users: `info.contact.email` of /openapi.json. Unset: no email."),
+  READ_API_CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const origins = value
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        // An origin is a scheme, a host and maybe a port, exactly as a browser sends it: no path, no '*'.
+        const parsed = URL.canParse(origin) ? new URL(origin) : null;
+        if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `'${origin}' is not an origin like https://app.example.com (scheme and host, no path, no '*')`,
+          });
+        }
+      }
+      return origins;
+    })
+    .describe(
+      'Browser origins (comma-separated, e.g. `https://bi.example.com`) whose pages may call /v1 directly (CORS). Empty (the default): no CORS headers, so browsers refuse cross-origin reads; an API key is a secret, and a browser app should call through its own backend.',
+    ),
   ...serviceEnv,
   ...readDatabaseEnv,
 });
@@ -292,6 +316,7 @@ export const consoleConfigSchema = z.object({
   ...publicIngestUrlEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
+  ...webhookSecretRotationEnv,
   ...alertWebhookEnv,
   ...reportUnsubscribeKeyEnv,
   ...serviceEnv,
@@ -305,6 +330,8 @@ export const opsConfigSchema = z.object({
   ...logEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
+  // `ops webhook rotate-secret` is allowed only where the console's rotation is.
+  WEBHOOK_SECRET_ROTATION: webhookSecretRotationEnv.WEBHOOK_SECRET_ROTATION,
   ...publicIngestUrlEnv,
   PUBLIC_API_URL: publicUrl('http://localhost:3000').describe(
     'Public base URL of the read API, used in what ops prints.',

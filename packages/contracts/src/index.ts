@@ -54,6 +54,7 @@ export {
   type LeadResult,
   leadSchema,
 } from './lead.ts';
+export * from './list-cursor.ts';
 export {
   type ApiContact,
   buildOpenApiDocument,

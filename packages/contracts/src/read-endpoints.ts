@@ -3,6 +3,7 @@ import { errorResponseConfig } from '@vt/http-operations';
 import { z } from 'zod';
 import { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
 import { errorEnvelopeSchema } from './errors.ts';
+import { cursorPageFields } from './list-cursor.ts';
 import {
   competitorsQuery,
   listPromptsQuery,
@@ -235,10 +236,27 @@ export function registerReadEndpoint(registry: OpenAPIRegistry, endpoint: ReadEn
       ? {
           data: z.array(endpoint.item),
           total: z.number().int().openapi({ description: 'Every match, not just this page.' }),
+          ...cursorPageFields,
         }
       : { data: endpoint.item },
   );
-  const successHeaders: ResponseConfig['headers'] = { ...requestIdResponseHeaders, ...rateLimitHeaders() };
+  const etagHeader = {
+    description: 'A weak validator of this answer: send it in If-None-Match and an unchanged answer is a 304.',
+    required: true,
+    schema: { type: 'string' as const },
+  };
+  const successHeaders: ResponseConfig['headers'] = {
+    ...requestIdResponseHeaders,
+    ...rateLimitHeaders(),
+    ETag: etagHeader,
+  };
+  if (endpoint.shape === 'list') {
+    successHeaders.Link = {
+      description:
+        'RFC 8288 links to the next page (`rel="next"`, with starting_after) and the previous one (`rel="prev"`, with ending_before), when there is one; the same query otherwise.',
+      schema: { type: 'string' },
+    };
+  }
   if (endpoint.deprecation) {
     successHeaders.Deprecation = {
       description: 'RFC 9745: @<unix seconds> when the deprecation took effect.',
@@ -251,6 +269,10 @@ export function registerReadEndpoint(registry: OpenAPIRegistry, endpoint: ReadEn
   }
   const responses: Record<number, ResponseConfig> = {
     200: { description: 'Success.', headers: successHeaders, content: { 'application/json': { schema: success } } },
+    304: {
+      description: 'Not modified: If-None-Match names this answer’s ETag. No body, no budget headers.',
+      headers: { ...requestIdResponseHeaders, ETag: etagHeader },
+    },
   };
   if (endpoint.query)
     responses[400] = errorResponse('INVALID_PARAM: a query parameter is malformed; the message names it.');

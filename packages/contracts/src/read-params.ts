@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import './errors.ts'; // extends zod with .openapi()
+import { type CursorValue, cursorParams } from './list-cursor.ts';
 import { TASK_STATUSES } from './resources.ts';
 
 // Query parameters of the read API. Each schema carries the sentence a 400 INVALID_PARAM message
@@ -63,6 +64,15 @@ const booleanParam = z.preprocess(
   z.boolean(expected('true or false')),
 );
 
+/**
+ * `limit` of a list whose pages hold at most `max` rows, `byDefault` when not given (the console's
+ * lists, whose web UI reads a whole page by default).
+ */
+export const pageSizeParam = (max: number, byDefault: number) =>
+  integerParam(1, max)
+    .default(byDefault)
+    .openapi({ description: `Page size, 1 to ${max}.`, default: byDefault });
+
 export const pagingParams = {
   limit: integerParam(1, MAX_PAGE_SIZE)
     .optional()
@@ -99,6 +109,31 @@ const modelParam = z
     example: 'chatgpt',
   });
 
+/**
+ * The sort keys that cursors carry, one per list order (id last, so every key names one row).
+ * Each value is checked as strictly as the parameter it mirrors.
+ */
+const cursorDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine(isRealUtcDay);
+export const cursorId = z.guid().transform((id) => id.toLowerCase());
+export const cursorInstant = z.iso.datetime();
+export const cursorCount = z.number().int().min(0);
+export const cursorText = z.string().min(1).max(4096);
+const cursorModel = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/);
+
+/** Newest day first, then id: /v1/responses. */
+export const byDayThenId = cursorParams(z.tuple([cursorDay, cursorId]));
+/** Newest created first, then id: tasks, properties, prompts (and the console's keys, members, …). */
+export const byCreatedThenId = cursorParams(z.tuple([cursorInstant, cursorId]));
+/** Newest day first, then property id and model: /v1/visibility. */
+const byDayPropertyModel = cursorParams(z.tuple([cursorDay, cursorId, cursorModel]));
+/** Most mentioned first, then name and id: /v1/competitors. */
+const byMentionsThenName = cursorParams(z.tuple([cursorCount, cursorText, cursorId]));
+/** Most cited first, then the domain or URL: /v1/sources, /v1/sources/urls. */
+const byCitationsThenName = cursorParams(z.tuple([cursorCount, cursorText]));
+
 export const listResponsesQuery = z.object({
   propertyId: propertyIdParam,
   promptId: idParam('a prompt on /v1/prompts').optional().openapi({ description: 'One prompt only.' }),
@@ -106,6 +141,7 @@ export const listResponsesQuery = z.object({
   mentioned: booleanParam.optional().openapi({ description: 'true: only hits; false: only misses.' }),
   ...dateRangeParams,
   ...pagingParams,
+  ...byDayThenId,
 });
 
 export const listTasksQuery = z.object({
@@ -115,11 +151,12 @@ export const listTasksQuery = z.object({
     .optional()
     .openapi({ description: 'One status only.' }),
   ...pagingParams,
+  ...byCreatedThenId,
 });
 
-export const listPropertiesQuery = z.object({ ...pagingParams });
+export const listPropertiesQuery = z.object({ ...pagingParams, ...byCreatedThenId });
 
-export const listPromptsQuery = z.object({ propertyId: propertyIdParam, ...pagingParams });
+export const listPromptsQuery = z.object({ propertyId: propertyIdParam, ...pagingParams, ...byCreatedThenId });
 
 export const visibilityQuery = z.object({
   propertyId: propertyIdParam,
@@ -129,15 +166,22 @@ export const visibilityQuery = z.object({
     .openapi({ description: 'Count only the answers to one prompt.' }),
   ...dateRangeParams,
   ...pagingParams,
+  ...byDayPropertyModel,
 });
 
-export const competitorsQuery = z.object({ propertyId: propertyIdParam, ...dateRangeParams, ...pagingParams });
+export const competitorsQuery = z.object({
+  propertyId: propertyIdParam,
+  ...dateRangeParams,
+  ...pagingParams,
+  ...byMentionsThenName,
+});
 
 export const sourcesQuery = z.object({
   propertyId: propertyIdParam,
   model: modelParam,
   ...dateRangeParams,
   ...pagingParams,
+  ...byCitationsThenName,
 });
 
 export const sourceUrlsQuery = sourcesQuery.extend({
@@ -151,7 +195,13 @@ export const sourceUrlsQuery = sourcesQuery.extend({
     .openapi({ description: 'URLs on this domain only (a leading www. is ignored).', example: 'wikipedia.org' }),
 });
 
-export type PagingQuery = { limit?: number; offset?: number };
+/** Paging as every list reads it: a cursor's values are its list's sort key. */
+export type PagingQuery = {
+  limit?: number;
+  offset?: number;
+  starting_after?: readonly CursorValue[];
+  ending_before?: readonly CursorValue[];
+};
 export type DateRangeQuery = { from?: string; to?: string };
 /** What the read API itself reads of any /v1 query: the property that narrows the scope, the range and the page. */
 export type ReadQuery = PagingQuery & DateRangeQuery & { propertyId?: string };

@@ -1,6 +1,7 @@
 import { isUuid } from '@vt/contracts';
 import { OperationError } from '@vt/contracts/console';
-import { isUniqueViolation, type Plan, type PrismaClient, type Property } from '@vt/db';
+import { isUniqueViolation, type Plan, Prisma, type PrismaClient, type Property } from '@vt/db';
+import { beyondCursor, cursorPage, inPageOrder, type Page, pageOrder, type SortColumn } from '@vt/read-model';
 
 // A team's properties and what /v1 serves about them that people set: brand terms, competitors
 // and prompts. Every function takes the team, so a property of another team is simply not found.
@@ -60,9 +61,20 @@ export async function findTeamProperty(db: PrismaClient, teamId: string | null, 
   return property;
 }
 
-export async function listProperties(db: PrismaClient, teamId: string) {
-  const rows = await db.property.findMany({ where: { teamId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
-  return rows.map(propertyView);
+const PROPERTY_ORDER: SortColumn[] = [
+  { column: 'name', type: 'text' },
+  { column: 'id', type: 'uuid' },
+];
+
+/** A page of the team's properties, by name, then id. */
+export async function listProperties(db: PrismaClient, teamId: string, page: Page) {
+  const read = await db.$queryRaw<{ id: string; name: string }[]>(Prisma.sql`
+    SELECT id, name FROM properties
+    WHERE team_id = ${teamId}::uuid AND ${beyondCursor(PROPERTY_ORDER, page)}
+    ${pageOrder(PROPERTY_ORDER, page)}`);
+  const { rows, ...cursors } = cursorPage(read, page, (row) => [row.name, row.id]);
+  const found = await db.property.findMany({ where: { id: { in: rows.map((row) => row.id) } } });
+  return { properties: inPageOrder(rows, found).map(propertyView), ...cursors };
 }
 
 /** A property with its competitors and prompts (newest first). */

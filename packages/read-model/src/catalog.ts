@@ -1,7 +1,16 @@
 import type { PromptRow, PropertyRow } from '@vt/contracts';
 import { Prisma, type SqlReader } from '@vt/db';
+import { beyondCursor, cursorPage, pageOrder, type SortColumn } from './keyset.ts';
 import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
 import type { Page } from './read-scope.ts';
+
+/** Newest created first, ties by id. */
+const CREATED_ORDER: SortColumn[] = [
+  { column: 'created_at', descending: true, type: 'timestamptz' },
+  { column: 'id', type: 'uuid' },
+];
+
+const createdKey = (record: { created_at: Date; id: string }) => [isoInstant(record.created_at), record.id];
 
 /** The properties themselves: the key's scope already holds only its active paid properties. */
 export async function listProperties(
@@ -13,13 +22,15 @@ export async function listProperties(
   const [records, counted] = await Promise.all([
     sql.rows<{ id: string; name: string; domain: string; plan: PropertyRow['plan']; created_at: Date }>(Prisma.sql`
       SELECT id, name, domain, plan::text AS plan, created_at FROM properties
-      WHERE ${inProperties('id', propertyIds)}
-      ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`),
+      WHERE ${inProperties('id', propertyIds)} AND ${beyondCursor(CREATED_ORDER, page)}
+      ${pageOrder(CREATED_ORDER, page)}`),
     sql.rows<{ total: number }>(Prisma.sql`
       SELECT count(*)::int AS total FROM properties WHERE ${inProperties('id', propertyIds)}`),
   ]);
+  const { rows, ...cursors } = cursorPage(records, page, createdKey);
   return {
-    data: records.map((record) => ({
+    ...cursors,
+    data: rows.map((record) => ({
       id: record.id,
       name: record.name,
       domain: record.domain,
@@ -46,13 +57,15 @@ export async function listPrompts(
       created_at: Date;
     }>(Prisma.sql`
       SELECT id, property_id, text, tags, active, created_at FROM prompts
-      WHERE ${inProperties('property_id', propertyIds)}
-      ORDER BY created_at DESC, id LIMIT ${page.limit} OFFSET ${page.offset}`),
+      WHERE ${inProperties('property_id', propertyIds)} AND ${beyondCursor(CREATED_ORDER, page)}
+      ${pageOrder(CREATED_ORDER, page)}`),
     sql.rows<{ total: number }>(Prisma.sql`
       SELECT count(*)::int AS total FROM prompts WHERE ${inProperties('property_id', propertyIds)}`),
   ]);
+  const { rows, ...cursors } = cursorPage(records, page, createdKey);
   return {
-    data: records.map((record) => ({
+    ...cursors,
+    data: rows.map((record) => ({
       id: record.id,
       propertyId: record.property_id,
       text: record.text,

@@ -1,6 +1,7 @@
 import type { CompetitorShare } from '@vt/contracts';
 import { Prisma, type SqlReader } from '@vt/db';
 import { pageOfGroups } from './aggregate-page.ts';
+import { beyondCursor, cursorPage, pageOrder, type SortColumn } from './keyset.ts';
 import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 import type { DayRange, Page } from './read-scope.ts';
 
@@ -15,6 +16,13 @@ interface CompetitorRecord {
   total_groups: number;
 }
 
+/** Most mentioned first, then by name, ties by id. */
+const COMPETITOR_ORDER: SortColumn[] = [
+  { column: 'mentions', descending: true, type: 'int' },
+  { column: 'name', type: 'text' },
+  { column: 'id', type: 'uuid' },
+];
+
 /**
  * Share of voice is counted per property: a competitor's mentions over the brand's mentions
  * plus every competitor's, all within the range. Competitors never named still get a row (0).
@@ -27,7 +35,7 @@ export async function competitorShares(
 ): Promise<ListResult<CompetitorShare>> {
   if (propertyIds.length === 0) return emptyList();
   const { rows, total } = await pageOfGroups(
-    ({ limit, offset }) =>
+    (page) =>
       sql.rows<CompetitorRecord>(Prisma.sql`
       WITH named AS (
         SELECT competitor_id, count(*)::int AS mentions FROM response_competitor_mentions
@@ -44,15 +52,18 @@ export async function competitorShares(
         LEFT JOIN named ON named.competitor_id = c.id
         LEFT JOIN brand ON brand.property_id = c.property_id
         WHERE ${inProperties('c.property_id', propertyIds)}
+      ), shares AS (
+        SELECT *, (brand_mentions + sum(mentions) OVER (PARTITION BY property_id))::int AS voices,
+          (count(*) OVER ())::int AS total_groups
+        FROM competitor_rows
       )
-      SELECT *, (brand_mentions + sum(mentions) OVER (PARTITION BY property_id))::int AS voices,
-        (count(*) OVER ())::int AS total_groups
-      FROM competitor_rows
-      ORDER BY mentions DESC, name, id LIMIT ${limit} OFFSET ${offset}`),
+      SELECT * FROM shares WHERE ${beyondCursor(COMPETITOR_ORDER, page)} ${pageOrder(COMPETITOR_ORDER, page)}`),
     page,
   );
+  const { rows: kept, ...cursors } = cursorPage(rows, page, (row) => [row.mentions, row.name, row.id]);
   return {
-    data: rows.map((row) => ({
+    ...cursors,
+    data: kept.map((row) => ({
       id: row.id,
       propertyId: row.property_id,
       name: row.name,

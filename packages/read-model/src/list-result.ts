@@ -1,12 +1,22 @@
+import type { CursorPage } from '@vt/contracts';
 import { Prisma } from '@vt/db';
 
-/** A list endpoint's answer before it is sent: `total` counts every match, not just this page. */
-export interface ListResult<Row> {
+/**
+ * A list endpoint's answer before it is sent: `total` counts every match, not just this page;
+ * the cursors say where the pages beside it start.
+ */
+export interface ListResult<Row> extends CursorPage {
   data: Row[];
   total: number;
 }
 
-export const emptyList = <Row>(): ListResult<Row> => ({ data: [], total: 0 });
+export const emptyList = <Row>(): ListResult<Row> => ({
+  data: [],
+  total: 0,
+  has_more: false,
+  next_cursor: null,
+  prev_cursor: null,
+});
 
 export const isoInstant = (value: Date) => value.toISOString();
 

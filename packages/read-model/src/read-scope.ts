@@ -1,4 +1,10 @@
-import { type DateRangeQuery, DEFAULT_PAGE_SIZE, DEFAULT_RANGE_DAYS, type PagingQuery } from '@vt/contracts';
+import {
+  type CursorValue,
+  type DateRangeQuery,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_RANGE_DAYS,
+  type PagingQuery,
+} from '@vt/contracts';
 import { addUtcDays, formatUtcDay, parseUtcDay, utcDay } from '@vt/db';
 
 /** What an authenticated key may read: the ids of its team's properties that are in its scope and on an active paid plan. */
@@ -21,10 +27,19 @@ export function propertiesToRead(principal: KeyPrincipal, propertyId: string | u
 export interface Page {
   limit: number;
   offset: number;
+  /** A cursor's sort key: the page starts just after that row (`starting_after`). */
+  after?: readonly CursorValue[];
+  /** A cursor's sort key: the page ends just before that row (`ending_before`). */
+  before?: readonly CursorValue[];
 }
 
 export function pageOf(query: PagingQuery): Page {
-  return { limit: query.limit ?? DEFAULT_PAGE_SIZE, offset: query.offset ?? 0 };
+  return {
+    limit: query.limit ?? DEFAULT_PAGE_SIZE,
+    offset: query.offset ?? 0,
+    ...(query.starting_after ? { after: query.starting_after } : {}),
+    ...(query.ending_before ? { before: query.ending_before } : {}),
+  };
 }
 
 export interface DayRange {

@@ -1,5 +1,6 @@
 import type { ListResponsesQuery, ResponseDetail, ResponseRow } from '@vt/contracts';
 import { Prisma, type SqlReader } from '@vt/db';
+import { beyondCursor, cursorPage, pageOrder, type SortColumn } from './keyset.ts';
 import { emptyList, inDays, inProperties, type ListResult } from './list-result.ts';
 import type { DayRange, Page } from './read-scope.ts';
 
@@ -50,6 +51,12 @@ function toResponseRow(record: ResponseRecord): ResponseRow {
   };
 }
 
+/** Newest day first, ties by id: the order of the (property_id, day DESC, id) indexes. */
+const RESPONSE_ORDER: SortColumn[] = [
+  { column: 'r.day', descending: true, type: 'date' },
+  { column: 'r.id', type: 'uuid' },
+];
+
 /** Past this offset, one property's page walks only ids and fetches its rows after. */
 const DEEP_OFFSET = 400;
 
@@ -62,7 +69,8 @@ const DEEP_OFFSET = 400;
  * walked first and only the page's rows fetched (at offset 1,000 that was 1.4 against 2.0 ms).
  */
 function pageOfResponses(where: Prisma.Sql, properties: number, page: Page): Prisma.Sql {
-  const order = Prisma.sql`ORDER BY r.day DESC, r.id LIMIT ${page.limit} OFFSET ${page.offset}`;
+  const order = pageOrder(RESPONSE_ORDER, page);
+  where = Prisma.sql`${where} AND ${beyondCursor(RESPONSE_ORDER, page)}`;
   if (properties === 1 && page.offset > DEEP_OFFSET) {
     return Prisma.sql`
       SELECT r.id, r.prompt_id, r.model, r.day, r.mentioned, r.matched_term, r.position, r.sentiment, r.excerpt,
@@ -99,12 +107,13 @@ export async function listResponses(
     FROM page r
     JOIN prompts p ON p.id = r.prompt_id
     JOIN properties pr ON pr.id = r.property_id
-    ORDER BY r.day DESC, r.id`);
+    ${pageOrder(RESPONSE_ORDER, { ...page, offset: 0 })}`);
+  const { rows, ...cursors } = cursorPage(records, page, (record) => [record.date, record.id]);
   const first = records[0];
-  if (first) return { data: records.map(toResponseRow), total: first.total };
+  if (first) return { data: rows.map(toResponseRow), total: first.total, ...cursors };
   // A page past the end (or nothing in range) has no row to carry the total.
   const [counted] = await sql.rows<{ total: number }>(Prisma.sql`SELECT (${total}) AS total`);
-  return { data: [], total: counted?.total ?? 0 };
+  return { data: [], total: counted?.total ?? 0, ...cursors };
 }
 
 /**

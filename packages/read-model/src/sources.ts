@@ -1,6 +1,7 @@
 import type { SourceDomain, SourcesQuery, SourceUrl, SourceUrlsQuery } from '@vt/contracts';
 import { Prisma, type SqlReader } from '@vt/db';
 import { pageOfGroups } from './aggregate-page.ts';
+import { beyondCursor, cursorPage, pageOrder, type SortColumn } from './keyset.ts';
 import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 import type { DayRange, Page } from './read-scope.ts';
 
@@ -9,6 +10,14 @@ function citationFilters(propertyIds: readonly string[], query: SourcesQuery, ra
   if (query.model !== undefined) filters.push(Prisma.sql`model = ${query.model}`);
   return filters;
 }
+
+/** Most cited first, then A to Z: the domain or the URL names the group, so no id is needed. */
+const byCitations = (name: string): SortColumn[] => [
+  { column: 'citations', descending: true, type: 'int' },
+  { column: name, type: 'text' },
+];
+const DOMAIN_ORDER = byCitations('domain');
+const URL_ORDER = byCitations('url');
 
 /** Cited domains, most cited first, with their share of every citation matching the filters. */
 export async function citedDomains(
@@ -21,7 +30,7 @@ export async function citedDomains(
   if (propertyIds.length === 0) return emptyList();
   const where = Prisma.join(citationFilters(propertyIds, query, range), ' AND ');
   const { rows, total } = await pageOfGroups(
-    ({ limit, offset }) =>
+    (page) =>
       sql.rows<{
         domain: string;
         citations: number;
@@ -29,14 +38,19 @@ export async function citedDomains(
         all_citations: number;
         total_groups: number;
       }>(Prisma.sql`
-      SELECT domain, count(*)::int AS citations, count(DISTINCT response_id)::int AS responses,
-        (sum(count(*)) OVER ())::int AS all_citations, (count(*) OVER ())::int AS total_groups
-      FROM response_sources WHERE ${where}
-      GROUP BY domain ORDER BY citations DESC, domain LIMIT ${limit} OFFSET ${offset}`),
+      SELECT * FROM (
+        SELECT domain, count(*)::int AS citations, count(DISTINCT response_id)::int AS responses,
+          (sum(count(*)) OVER ())::int AS all_citations, (count(*) OVER ())::int AS total_groups
+        FROM response_sources WHERE ${where}
+        GROUP BY domain
+      ) AS domains
+      WHERE ${beyondCursor(DOMAIN_ORDER, page)} ${pageOrder(DOMAIN_ORDER, page)}`),
     page,
   );
+  const { rows: kept, ...cursors } = cursorPage(rows, page, (row) => [row.citations, row.domain]);
   return {
-    data: rows.map((row) => ({
+    ...cursors,
+    data: kept.map((row) => ({
       domain: row.domain,
       citations: row.citations,
       responses: row.responses,
@@ -59,7 +73,7 @@ export async function citedUrls(
   if (query.domain !== undefined) filters.push(Prisma.sql`domain = ${query.domain}`);
   const where = Prisma.join(filters, ' AND ');
   const { rows, total } = await pageOfGroups(
-    ({ limit, offset }) =>
+    (page) =>
       sql.rows<{
         url: string;
         domain: string;
@@ -69,15 +83,20 @@ export async function citedUrls(
         last_seen: string;
         total_groups: number;
       }>(Prisma.sql`
-      SELECT url, domain, count(*)::int AS citations, count(DISTINCT response_id)::int AS responses,
-        to_char(min(day), 'YYYY-MM-DD') AS first_seen, to_char(max(day), 'YYYY-MM-DD') AS last_seen,
-        (count(*) OVER ())::int AS total_groups
-      FROM response_sources WHERE ${where}
-      GROUP BY url, domain ORDER BY citations DESC, url LIMIT ${limit} OFFSET ${offset}`),
+      SELECT * FROM (
+        SELECT url, domain, count(*)::int AS citations, count(DISTINCT response_id)::int AS responses,
+          to_char(min(day), 'YYYY-MM-DD') AS first_seen, to_char(max(day), 'YYYY-MM-DD') AS last_seen,
+          (count(*) OVER ())::int AS total_groups
+        FROM response_sources WHERE ${where}
+        GROUP BY url, domain
+      ) AS urls
+      WHERE ${beyondCursor(URL_ORDER, page)} ${pageOrder(URL_ORDER, page)}`),
     page,
   );
+  const { rows: kept, ...cursors } = cursorPage(rows, page, (row) => [row.citations, row.url]);
   return {
-    data: rows.map((row) => ({
+    ...cursors,
+    data: kept.map((row) => ({
       url: row.url,
       domain: row.domain,
       citations: row.citations,

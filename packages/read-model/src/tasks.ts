@@ -1,5 +1,6 @@
 import type { ListTasksQuery, TaskRow } from '@vt/contracts';
 import { Prisma, type SqlReader } from '@vt/db';
+import { beyondCursor, cursorPage, pageOrder, type SortColumn } from './keyset.ts';
 import { emptyList, inProperties, isoInstant, type ListResult } from './list-result.ts';
 import type { Page } from './read-scope.ts';
 
@@ -19,6 +20,12 @@ interface TaskRecord {
   labels: TaskRow['labels'];
 }
 
+/** Newest created first, ties by id. */
+const TASK_ORDER: SortColumn[] = [
+  { column: 'created_at', descending: true, type: 'timestamptz' },
+  { column: 'id', type: 'uuid' },
+];
+
 /** Accepted tasks only: a proposed or declined plan step is never served. Newest created first, ties by id. */
 export async function listTasks(
   sql: SqlReader,
@@ -35,8 +42,8 @@ export async function listTasks(
   // The page and its total in one statement (the total an init plan), as for /v1/responses.
   const records = await sql.rows<TaskRecord & { total: number }>(Prisma.sql`
     WITH page AS (
-      SELECT t.* FROM tasks t WHERE ${where}
-      ORDER BY t.created_at DESC, t.id LIMIT ${page.limit} OFFSET ${page.offset}
+      SELECT t.* FROM tasks t WHERE ${where} AND ${beyondCursor(TASK_ORDER, page)}
+      ${pageOrder(TASK_ORDER, page)}
     )
     SELECT page.id, page.title, page.description, page.status::text AS status, page.priority::text AS priority,
       to_char(page.due_date, 'YYYY-MM-DD') AS due_date, page.property_id, page.plan_id,
@@ -47,12 +54,14 @@ export async function listTasks(
       ), '[]'::json) AS labels,
       (${total}) AS total
     FROM page LEFT JOIN users u ON u.id = page.assignee_id
-    ORDER BY page.created_at DESC, page.id`);
+    ${pageOrder(TASK_ORDER, { ...page, offset: 0 })}`);
+  const { rows, ...cursors } = cursorPage(records, page, (record) => [isoInstant(record.created_at), record.id]);
   // A page past the end has no row to carry the total.
   const counted =
     records[0]?.total ?? (await sql.rows<{ total: number }>(Prisma.sql`SELECT (${total}) AS total`))[0]?.total ?? 0;
   return {
-    data: records.map((record) => ({
+    ...cursors,
+    data: rows.map((record) => ({
       id: record.id,
       title: record.title,
       description: record.description,

@@ -1,6 +1,7 @@
 import type { VisibilityPoint, VisibilityQuery } from '@vt/contracts';
 import { Prisma, type SqlReader } from '@vt/db';
 import { pageOfGroups } from './aggregate-page.ts';
+import { beyondCursor, cursorPage, pageOrder, type SortColumn } from './keyset.ts';
 import { emptyList, inDays, inProperties, type ListResult, ratio } from './list-result.ts';
 import type { DayRange, Page } from './read-scope.ts';
 
@@ -15,6 +16,13 @@ interface PointRecord {
   total_groups: number;
 }
 
+/** Newest day first, then property id and model: one point each. */
+const POINT_ORDER: SortColumn[] = [
+  { column: 'day', descending: true, type: 'date' },
+  { column: 'property_id', type: 'uuid' },
+  { column: 'model', type: 'text' },
+];
+
 /** One point per (day, property, model) with answers; newest day first, then property id and model. */
 export async function visibilitySeries(
   sql: SqlReader,
@@ -28,8 +36,10 @@ export async function visibilitySeries(
     query.promptId === undefined
       ? await pageOfGroups((page) => fromDailyCounts(sql, propertyIds, query, range, page), page)
       : await pageOfGroups((page) => fromOnePromptsAnswers(sql, propertyIds, query, range, page), page);
+  const { rows: kept, ...cursors } = cursorPage(rows, page, (row) => [row.date, row.property_id, row.model]);
   return {
-    data: rows.map((row) => ({
+    ...cursors,
+    data: kept.map((row) => ({
       date: row.date,
       propertyId: row.property_id,
       model: row.model,
@@ -65,8 +75,8 @@ function fromDailyCounts(
       CASE WHEN sentiment_count > 0 THEN sentiment_sum / sentiment_count END AS average_sentiment,
       (SELECT count(*)::int FROM response_daily_counts WHERE ${where}) AS total_groups
     FROM response_daily_counts
-    WHERE ${where}
-    ORDER BY day DESC, property_id, model LIMIT ${page.limit} OFFSET ${page.offset}`);
+    WHERE ${where} AND ${beyondCursor(POINT_ORDER, page)}
+    ${pageOrder(POINT_ORDER, page)}`);
 }
 
 /** The daily counts do not split by prompt: one prompt's answers (a few per day) are grouped directly. */
@@ -83,14 +93,17 @@ function fromOnePromptsAnswers(
     Prisma.sql`prompt_id = ${query.promptId}::uuid`,
   ];
   if (query.model !== undefined) filters.push(Prisma.sql`model = ${query.model}`);
+  // The cursor applies outside the grouping, so total_groups still counts every point.
   return sql.rows<PointRecord>(Prisma.sql`
-    SELECT to_char(day, 'YYYY-MM-DD') AS date, property_id, model,
-      count(*)::int AS responses,
-      count(*) FILTER (WHERE mentioned)::int AS mentions,
-      (avg(position) FILTER (WHERE mentioned))::float8 AS average_position,
-      (avg(sentiment) FILTER (WHERE mentioned))::float8 AS average_sentiment,
-      (count(*) OVER ())::int AS total_groups
-    FROM responses WHERE ${Prisma.join(filters, ' AND ')}
-    GROUP BY day, property_id, model
-    ORDER BY day DESC, property_id, model LIMIT ${page.limit} OFFSET ${page.offset}`);
+    SELECT * FROM (
+      SELECT day, to_char(day, 'YYYY-MM-DD') AS date, property_id, model,
+        count(*)::int AS responses,
+        count(*) FILTER (WHERE mentioned)::int AS mentions,
+        (avg(position) FILTER (WHERE mentioned))::float8 AS average_position,
+        (avg(sentiment) FILTER (WHERE mentioned))::float8 AS average_sentiment,
+        (count(*) OVER ())::int AS total_groups
+      FROM responses WHERE ${Prisma.join(filters, ' AND ')}
+      GROUP BY day, property_id, model
+    ) AS points
+    WHERE ${beyondCursor(POINT_ORDER, page)} ${pageOrder(POINT_ORDER, page)}`);
 }

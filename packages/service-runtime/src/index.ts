@@ -1,5 +1,6 @@
 export { apiReferenceRouter } from './api-reference.ts';
 export { bootApp, closeOnce } from './boot.ts';
+export { COMPRESSION_THRESHOLD_BYTES, compressedAnswers } from './compressed-answers.ts';
 export { pingPostgres, pingRedis } from './dependency-checks.ts';
 export { healthRouter, type ReadinessCheck } from './health.ts';
 export { startHealthServer } from './health-server.ts';

@@ -1,4 +1,4 @@
-import { startFakePlatforms } from '@vt/answer-collector/testing';
+import { startVendorReplays } from '@vt/answer-collector/testing';
 import { type RunningApp, scratchDatabase, startApp } from '@vt/test-support';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,7 +6,8 @@ import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.
 import { type ConsoleHarness, createConsoleHarness, type SignedUp } from '../testing/index.ts';
 
 // Answer collection as a marketer sees it, in Chromium, with the real answer collector (its own
-// process, over BullMQ and Postgres) asking local servers that speak the platforms' APIs: with no
+// process, over BullMQ and Postgres) asking, through the vendors' SDKs, local servers that replay
+// the platforms' documented answers: with no
 // key, the answers page says why nothing arrives; with keys, which platforms ask, when next, and
 // what the last run did; an owner starts a collection and its answers arrive, shown with the
 // platforms' product names and the brand's rank among the brands each answer names. On a
@@ -17,13 +18,13 @@ vi.setConfig({ testTimeout: 120_000 });
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
 let h: ConsoleHarness;
 let ui: ConsoleInBrowser;
-let fake: Awaited<ReturnType<typeof startFakePlatforms>>;
+let fake: Awaited<ReturnType<typeof startVendorReplays>>;
 let collector: RunningApp | undefined;
 
 beforeAll(async () => {
   scratch = await scratchDatabase('answers_collection_e2e');
   h = createConsoleHarness({ db: scratch.db });
-  fake = await startFakePlatforms((_platform, prompt) => ({
+  fake = await startVendorReplays((_platform, prompt) => ({
     text: `For "${prompt}", Globex is popular and Acme is excellent.`,
     citations: ['https://review.example/fans'],
   }));
@@ -115,9 +116,9 @@ describe('answer collection in the console', () => {
   it('with keys, tells which platforms ask and when; an owner collects now and the answers arrive, ranked, by product name', async () => {
     await startCollector({
       OPENAI_API_KEY: 'sk-e2e-fake',
-      OPENAI_BASE_URL: fake.baseUrl,
+      OPENAI_BASE_URL: fake.baseUrls.chatgpt,
       ANTHROPIC_API_KEY: 'sk-ant-e2e-fake',
-      ANTHROPIC_BASE_URL: fake.baseUrl,
+      ANTHROPIC_BASE_URL: fake.baseUrls.claude,
       COLLECT_AT_UTC: '06:00',
       OPENAI_DAILY_REQUESTS: '50',
     });

@@ -650,7 +650,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the property’s lead webhook signing secret, with an overlap in which both verify
-         * @description A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.
+         * @description Only in a deployment with WEBHOOK_SECRET_ROTATION=property (`secretRotation` of getWebhookSetup); under the default, `deployment` (the spec: secrets rotate only deployment-wide), this path answers 404 NOT_FOUND as an unknown one does. A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.
          *
          *     Owners and admins of the current team.
          */
@@ -787,7 +787,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A webhook’s delivery log: the 50 newest attempts and the deliveries still pending
+         * A webhook’s delivery log: its attempts, newest first, a page at a time, and the deliveries still pending
          * @description Any member of the current team.
          */
         get: operations["getAlertWebhookLog"];
@@ -1558,10 +1558,22 @@ export interface components {
         };
         Members: {
             members: components["schemas"]["Member"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         Invitations: {
             /** @description Invitations not accepted or revoked (pending, and expired ones that can be resent), newest first. */
             invitations: components["schemas"]["Invitation"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         Invitation: {
             /** Format: uuid */
@@ -1649,6 +1661,12 @@ export interface components {
         };
         Properties: {
             properties: components["schemas"]["ConsoleProperty"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         ConsoleProperty: {
             /** Format: uuid */
@@ -1897,6 +1915,11 @@ export interface components {
                 /** Format: date-time */
                 verifiesUntil: string;
             } | null;
+            /**
+             * @description How this deployment rotates lead webhook secrets (WEBHOOK_SECRET_ROTATION). `deployment`, the spec's rule (LEAD-17): only all properties at once, with the deployment key; rotateWebhookSecret answers 404. `property`: owners and admins may also roll this property's secret (rotateWebhookSecret).
+             * @enum {string}
+             */
+            secretRotation: "deployment" | "property";
             /** @enum {string} */
             status: "not_verified" | "rejecting" | "verified";
             latestRefusal: components["schemas"]["LatestRefusal"];
@@ -1939,6 +1962,12 @@ export interface components {
         };
         AlertWebhooks: {
             webhooks: components["schemas"]["AlertWebhook"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
             /** @description Webhooks a property may have (10). */
             limit: number;
             /** @description Whether standard (signed) webhooks can be added: ALERT_WEBHOOK_SIGNING_KEY is set. */
@@ -2012,7 +2041,7 @@ export interface components {
         AlertWebhookLog: {
             /** Format: uuid */
             webhookId: string;
-            /** @description The 50 newest attempts, newest first. */
+            /** @description One page of the attempts, newest first (50 by default); has_more and the cursors page through them. */
             attempts: {
                 /** Format: uuid */
                 deliveryId: string;
@@ -2034,6 +2063,12 @@ export interface components {
                 /** @description The first 256 characters of the receiver’s answer, at most. */
                 responseSnippet: string | null;
             }[];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
             /** @description Deliveries still to be made, oldest first (at most 50). */
             pending: {
                 /** Format: uuid */
@@ -2293,6 +2328,12 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         ConsoleAnswer: {
             /** Format: uuid */
@@ -2463,6 +2504,12 @@ export interface components {
             total: number;
             limit: number;
             offset: number;
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         /** @description An accepted action-plan step or ad-hoc task. */
         Task: {
@@ -2866,6 +2913,12 @@ export interface components {
         };
         ApiKeys: {
             keys: components["schemas"]["ApiKey"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         ApiKey: {
             /** Format: uuid */
@@ -2915,8 +2968,14 @@ export interface components {
             key: components["schemas"]["ApiKey"];
         };
         TeamEmails: {
-            /** @description The team’s 100 most recent emails. */
+            /** @description The team’s emails, newest first: one page of them. */
             emails: components["schemas"]["TeamEmail"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
             /** @description Whether this deployment runs the development mail catcher (pnpm start), whose copy of a sent email getCaughtEmail answers. */
             caughtMail: boolean;
         };
@@ -3881,7 +3940,14 @@ export interface operations {
     };
     listMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -3901,7 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Members"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4136,7 +4202,14 @@ export interface operations {
     };
     listInvitations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -4156,7 +4229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitations"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4766,7 +4839,14 @@ export interface operations {
     };
     listProperties: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -4786,7 +4866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Properties"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6482,7 +6562,14 @@ export interface operations {
     };
     listAlertWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -6505,7 +6592,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhooks"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7104,7 +7191,14 @@ export interface operations {
     };
     getAlertWebhookLog: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -7129,7 +7223,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhookLog"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7875,6 +7969,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -8223,6 +8321,10 @@ export interface operations {
                 limit?: number;
                 /** @description Rows to skip before the page starts. */
                 offset?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
             };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
@@ -8730,7 +8832,14 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -8750,7 +8859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeys"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9003,7 +9112,14 @@ export interface operations {
     };
     listTeamEmails: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -9023,7 +9139,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamEmails"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -20,6 +20,7 @@ import { exportCsv } from './commands/export-csv.ts';
 import { recentLeads, webhookLog, webhookStatus } from './commands/lead-webhook.ts';
 import { createProperty, setPropertyLocation, setPropertyPlan, showProperty } from './commands/properties.ts';
 import { addTeamMember, createTeam, createUser } from './commands/teams.ts';
+import { rotateWebhookSecret } from './commands/webhook-secret-rotation.ts';
 import type { OpsContext } from './context.ts';
 import { OpsError } from './ops-error.ts';
 import { type Progress, silentProgress, terminalProgress } from './progress.ts';
@@ -223,6 +224,14 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
   sub(webhook, 'log', 'the webhook delivery log: the 20 newest of the 50 kept')
     .requiredOption('--property <id>')
     .action(action(webhookLog));
+  sub(
+    webhook,
+    'rotate-secret',
+    "roll one property's signing secret (WEBHOOK_SECRET_ROTATION=property only); the previous one verifies through the overlap",
+  )
+    .requiredOption('--property <id>')
+    .option('--overlap-hours <n>', 'hours the previous secret keeps verifying, 0 to 168 (default: 24)')
+    .action(action(rotateWebhookSecret));
   sub(program, 'leads', 'recent leads (50 newest) and AI-attributed leads per day and platform')
     .requiredOption('--property <id>')
     .option('--days <n>', 'UTC days ending today (default: 30)')
@@ -286,9 +295,15 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
   sub(docs, 'config', 'the configuration reference (markdown), from the config schemas')
     .option('--write <readme>', 'replace the reference between the config markers of this file')
     .action((options) => {
-      if (options.write) print(writeConfigReference(options.write));
-      else if (json) print({ markdown: configReference() });
-      else io.stdout(configReference());
+      try {
+        if (options.write) print(writeConfigReference(options.write));
+        else if (json) print({ markdown: configReference() });
+        else io.stdout(configReference());
+      } catch (err) {
+        // The documented envelope, never a stack trace: a page without markers, one not there.
+        if (err instanceof OpsError) fail(err.code, err.message);
+        else fail('internal_error', (err as Error).message);
+      }
     });
 
   return {

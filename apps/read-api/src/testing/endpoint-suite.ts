@@ -51,7 +51,8 @@ export function endpointSuite() {
   async function list<T = Row>(path: string, query: Query = {}, key: KeyName = 'all'): Promise<ListBody<T>> {
     const res = await get(path, key, query);
     expect(res.status, `${path} ${JSON.stringify(query)}: ${JSON.stringify(res.body)}`).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['data', 'total']);
+    // {data, total} (READ-6) and the cursor fields added beside them (additive, Versioning 2).
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'has_more', 'next_cursor', 'prev_cursor', 'total']);
     expect(Array.isArray(res.body.data)).toBe(true);
     expect(Number.isInteger(res.body.total)).toBe(true);
     return res.body as ListBody<T>;

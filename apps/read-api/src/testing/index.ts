@@ -5,6 +5,7 @@
 export * from './endpoint-expectations.ts';
 export * from './endpoint-suite.ts';
 export * from './endpoint-world.ts';
+export { type RawAnswer, rawRequest } from './raw-http.ts';
 export { createReadApiHarness, type ReadApiHarnessOptions } from './read-api-harness.ts';
 export * from './read-world.ts';
 export * from './strict-schema.ts';

@@ -28,6 +28,8 @@ export interface ReadApiHarnessOptions {
    * that shares its budgets. A fresh isolated prefix when omitted.
    */
   prefix?: string;
+  /** READ_API_CORS_ORIGINS; none by default. */
+  corsOrigins?: string[];
   /** Where the app logs; silent by default. */
   logger?: Logger;
 }
@@ -49,6 +51,7 @@ export function createReadApiHarness(options: ReadApiHarnessOptions = {}) {
     registry: createMetricsRegistry('read-api'),
     readinessChecks: [],
     isClosing: () => false,
+    corsOrigins: options.corsOrigins,
     routes: [
       ...v1Routes(sqlReaderOf(db)),
       ...(options.extraRoutes ?? []).map((route) => readRoute(route.endpoint, route.operation)),

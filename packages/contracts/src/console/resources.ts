@@ -1,6 +1,7 @@
 import { AGENT_CATEGORIES } from '@vt/attribution';
 import { z } from 'zod';
 import { CRAWL_PROVIDER_IDS } from '../crawl-providers.ts';
+import { cursorPageFields } from '../list-cursor.ts';
 import { competitorShareSchema, responseSchema, taskSchema, visibilityPointSchema } from '../resources.ts';
 import { accessSchema, planSchema, roleSchema, teamBrandingSchema, teamSettingsSchema } from './fields.ts';
 
@@ -84,7 +85,7 @@ export const slugCheckSchema = z
   })
   .openapi('SlugCheck');
 
-export const membersSchema = z.object({ members: z.array(memberSchema) }).openapi('Members');
+export const membersSchema = z.object({ members: z.array(memberSchema), ...cursorPageFields }).openapi('Members');
 export const memberAnswerSchema = z.object({ member: memberSchema }).openapi('MemberAnswer');
 
 const competitorSchema = z
@@ -129,7 +130,9 @@ const propertyDetailSchema = propertySchema
   .extend({ competitors: z.array(competitorSchema), prompts: z.array(promptSchema) })
   .openapi('PropertyDetail');
 
-export const propertiesSchema = z.object({ properties: z.array(propertySchema) }).openapi('Properties');
+export const propertiesSchema = z
+  .object({ properties: z.array(propertySchema), ...cursorPageFields })
+  .openapi('Properties');
 export const propertyAnswerSchema = z.object({ property: propertyDetailSchema }).openapi('PropertyAnswer');
 export const competitorAnswerSchema = z.object({ competitor: competitorSchema }).openapi('CompetitorAnswer');
 export const promptAnswerSchema = z.object({ prompt: promptSchema }).openapi('PromptAnswer');
@@ -233,6 +236,13 @@ export const crawlLogSchema = z
   })
   .openapi('CrawlDeliveryLog');
 
+/**
+ * How lead webhook secrets rotate in a deployment (WEBHOOK_SECRET_ROTATION): `deployment` only (the
+ * spec's LEAD-17, the default), or also one `property` at a time (issue 31).
+ */
+export const WEBHOOK_SECRET_ROTATIONS = ['deployment', 'property'] as const;
+export type WebhookSecretRotation = (typeof WEBHOOK_SECRET_ROTATIONS)[number];
+
 export const webhookSetupSchema = z
   .object({
     propertyId: z.uuid(),
@@ -248,6 +258,10 @@ export const webhookSetupSchema = z
     previousSecret: z.object({ verifiesUntil: timestamp }).nullable().openapi({
       description:
         'While the secret before the last rotation still verifies (the overlap), until when; null when it no longer does.',
+    }),
+    secretRotation: z.enum(WEBHOOK_SECRET_ROTATIONS).openapi({
+      description:
+        "How this deployment rotates lead webhook secrets (WEBHOOK_SECRET_ROTATION). `deployment`, the spec's rule (LEAD-17): only all properties at once, with the deployment key; rotateWebhookSecret answers 404. `property`: owners and admins may also roll this property's secret (rotateWebhookSecret).",
     }),
     status: z.enum(['not_verified', 'rejecting', 'verified']),
     latestRefusal: latestRefusalSchema,
@@ -360,7 +374,7 @@ const apiKeySchema = z
   })
   .openapi('ApiKey');
 
-export const apiKeysSchema = z.object({ keys: z.array(apiKeySchema) }).openapi('ApiKeys');
+export const apiKeysSchema = z.object({ keys: z.array(apiKeySchema), ...cursorPageFields }).openapi('ApiKeys');
 export const apiKeyAnswerSchema = z.object({ key: apiKeySchema }).openapi('ApiKeyAnswer');
 export const createdApiKeySchema = z
   .object({
@@ -374,6 +388,7 @@ const pageFields = {
   total: z.number().int().openapi({ description: 'Every match, not just this page.' }),
   limit: z.number().int(),
   offset: z.number().int(),
+  ...cursorPageFields,
 };
 
 export const visibilityOverTimeSchema = z

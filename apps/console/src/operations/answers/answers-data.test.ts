@@ -131,4 +131,29 @@ describe("a property's answers in the console", () => {
     const long = await t.as(t.member).get(`/api/properties/${t.id}/responses?from=2024-01-01&to=2026-05-01`);
     expect(long.status).toBe(400);
   });
+
+  it('pages responses and tasks with starting_after / ending_before as /v1 does (issue 31), and refuses a tampered cursor', async () => {
+    const t = await judgedProperty();
+    const path = `/api/properties/${t.id}/responses?from=2026-05-01`;
+    const whole = await t.as(t.member).get(`${path}&limit=100`);
+    expect(whole.body.total).toBe(4);
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await t.as(t.member).get(`${path}&limit=3${cursor ? `&starting_after=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(4);
+      ids.push(...res.body.data.map((row: { id: string }) => row.id));
+      cursor = res.body.has_more ? res.body.next_cursor : null;
+    } while (cursor);
+    expect(ids).toEqual(whole.body.data.map((row: { id: string }) => row.id));
+    const back = await t.as(t.member).get(`${path}&limit=3&ending_before=${whole.body.data[3].id}`);
+    expect(back.status).toBe(400);
+    expect(back.body.error.code).toBe('INVALID_PARAM');
+    const both = await t.as(t.member).get(`${path}&offset=1&starting_after=${whole.body.next_cursor ?? 'x'}`);
+    expect(both.status).toBe(400);
+    const tasks = await t.as(t.member).get(`/api/properties/${t.id}/tasks?limit=1`);
+    expect(tasks.status).toBe(200);
+    expect(tasks.body).toMatchObject({ has_more: false, next_cursor: null, prev_cursor: null });
+  });
 });

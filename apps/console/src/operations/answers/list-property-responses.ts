@@ -1,3 +1,5 @@
+import { pagingConflict } from '@vt/contracts';
+import { OperationError } from '@vt/contracts/console';
 import { sqlReaderOf } from '@vt/db';
 import { findTeamProperty } from '@vt/properties';
 import { listResponses, pageOf } from '@vt/read-model';
@@ -15,6 +17,8 @@ export const listPropertyResponsesHandler = defineConsoleHandler(
     const sql = lagTolerantReader ?? sqlReaderOf(db);
     return async ({ team, params, query }) => {
       const { id } = await findTeamProperty(db, team.teamId, params.id);
+      const conflict = pagingConflict(query);
+      if (conflict) throw new OperationError('INVALID_PARAM', conflict);
       const page = pageOf(query);
       const list = await listResponses(sql, [id], query, asDays(dayRange(query, now())), page);
       const ranks = await answerRanks(

@@ -1,3 +1,5 @@
+import { pagingConflict } from '@vt/contracts';
+import { OperationError } from '@vt/contracts/console';
 import { sqlReaderOf } from '@vt/db';
 import { findTeamProperty } from '@vt/properties';
 import { listTasks, pageOf } from '@vt/read-model';
@@ -8,6 +10,8 @@ export const listPropertyTasksHandler = defineConsoleHandler('listPropertyTasks'
   const sql = lagTolerantReader ?? sqlReaderOf(db);
   return async ({ team, params, query }) => {
     const { id } = await findTeamProperty(db, team.teamId, params.id);
+    const conflict = pagingConflict(query);
+    if (conflict) throw new OperationError('INVALID_PARAM', conflict);
     const page = pageOf(query);
     return { ...(await listTasks(sql, [id], query, page)), ...page };
   };

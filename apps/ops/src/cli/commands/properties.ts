@@ -27,6 +27,7 @@ export const connectionSettings = ({ config }: Pick<OpsContext, 'config'>): Conn
   publicIngestUrl: config.PUBLIC_INGEST_URL,
   crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
   webhookSigningKey: config.WEBHOOK_SIGNING_KEY,
+  webhookSecretRotation: config.WEBHOOK_SECRET_ROTATION,
 });
 
 /**
