@@ -135,7 +135,7 @@ describe('the read API: one team’s key never reaches another team’s data', (
     for (const path of ['/v1/responses', '/v1/prompts', '/v1/tasks']) {
       const res = await v1(`${path}?propertyId=${b.property.id}`, a.key);
       expect(res.status, path).toBe(200);
-      expect(await res.json(), path).toEqual({ data: [], total: 0 });
+      expect(await res.json(), path).toMatchObject({ data: [], total: 0, has_more: false });
     }
     const properties = (await (await v1('/v1/properties', a.key)).json()) as { data: { id: string }[] };
     expect(properties.data.map((p) => p.id)).toEqual([a.property.id]);

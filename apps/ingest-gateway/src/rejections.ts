@@ -215,13 +215,6 @@ export const LEAD_REJECTIONS = {
         ? 'Sign the exact bytes you send with a Standard Webhooks library and this property’s signing secret (whsec_…, as shown).'
         : 'Sign the exact bytes you send, with this property’s signing secret as UTF-8, and send the lowercase hex HMAC-SHA256.',
   }),
-  // The same 401 as invalid_token, told apart in the delivery log: the token is one this property
-  // had before a rotation, so the attempt is its sender's and counts toward the connection status.
-  rotated_token: entry({
-    status: 401,
-    error: 'The crawl token was rotated: this property no longer accepts it',
-    hint: 'Copy the current token from the property setup into the sender; a rotated token stops working at once.',
-  }),
   // Issue 33: past the failed-attempt limits (per property, per source address) a delivery
   // refused before its signature verified is answered 429, counted in the delivery log's summary.
   too_many_failed_attempts: entry({
