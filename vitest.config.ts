@@ -30,6 +30,9 @@ export default defineConfig({
     isolate: own,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits 1 s by default: a browser page that reloads its figures on two busy cores
+    // took longer (CI once saw the overview's 30-day figure still shown after the 7-day click).
+    expect: { poll: { timeout: 10_000 } },
     // Suites seed their own teams and properties, so files run in parallel against one database.
     pool: 'forks',
     reporters: ['default', './packages/test-support/src/summary-reporter.ts'],

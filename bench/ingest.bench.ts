@@ -25,6 +25,7 @@ import { CrawlerIpIndex, hostOfReferrer, matchAiCrawler, parsePublishedRanges, p
 import { CLOUDFRONT_SETUP_FIELDS } from '@vt/contracts';
 import { deriveCrawlToken } from '@vt/credentials';
 import { GENERATOR } from '@vt/test-support/access-log';
+import { freePort } from '@vt/test-support/ports';
 import { cpuSecondsOf, createBenchEnvironment, log, serverCpuSeconds, sleep, waitFor } from './support.ts';
 
 const { values: opts } = parseArgs({
@@ -41,8 +42,10 @@ const LINES = Number(opts.lines);
 const SENDERS = Number(opts.senders);
 const BATCH = 10_000;
 const SECRET = randomBytes(32).toString('hex');
-const GATEWAY_PORT = 3901;
-const WORKER_PORT = 3902;
+// Ports the system hands out: other benches run on the same machine (a fixed port once sent this
+// bench's batches to another run's gateway, answered 404 for a property it did not have).
+const GATEWAY_PORT = await freePort();
+const WORKER_PORT = await freePort();
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 

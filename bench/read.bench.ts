@@ -20,8 +20,8 @@ import { compressors } from '../apps/read-api/src/answer-cache.ts';
 import { runLoad } from './http-load.ts';
 import { seedReadBench } from './read-seed.ts';
 import {
-  backendCpuBetween,
-  backendCpuSeconds,
+  backendCpu,
+  backendCpuUsed,
   cpuSecondsOf,
   createBenchEnvironment,
   log,
@@ -139,7 +139,7 @@ try {
     // What each request costs the read API process and Postgres (every postgres process), from /proc.
     const cpu = () => ({ api: target.pid ? cpuSecondsOf(target.pid) : 0, postgres: serverCpuSeconds('postgres') });
     const before = cpu();
-    const backendsBefore = await backendCpuSeconds(db, database);
+    const backendsBefore = await backendCpu(db, database);
     const load = await runLoad(
       { port: target.port, path: target.path, method: 'GET' },
       CONCURRENCY,
@@ -147,7 +147,7 @@ try {
       target.headers,
     );
     const after = cpu();
-    const backends = backendCpuBetween(backendsBefore, await backendCpuSeconds(db, database));
+    const backends = backendCpuUsed(backendsBefore, await backendCpu(db, database));
     const perRequestUs = (seconds: number) => (seconds / Math.max(1, load.requests)) * 1e6;
     results.push({
       ...target,

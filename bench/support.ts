@@ -161,27 +161,58 @@ export function serverCpuSeconds(comm: string): number {
 }
 
 /**
- * CPU seconds so far of every Postgres backend connected to `database`, by pid. On a machine
- * shared with other work, all postgres processes together also count other databases' queries;
- * these are the backends serving the bench's own processes. A backend that exits between two
- * readings drops out, so compare readings taken under a steady load (pools keep their backends).
+ * used_cpu (user + sys, seconds), commands processed and used_memory, summed over the Redis servers
+ * on these loopback ports: per server, so other runs on the machine's shared Redis do not count.
  */
-export async function backendCpuSeconds(db: PrismaClient, database: string): Promise<Map<number, number>> {
-  const backends = await db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = ${database}`;
-  const seconds = new Map<number, number>();
-  for (const { pid } of backends) {
-    try {
-      seconds.set(pid, cpuSecondsOf(pid));
-    } catch {
-      // exited between the listing and the read
-    }
+export async function redisInfo(ports: number[]) {
+  let cpu = 0;
+  let commands = 0;
+  let memory = 0;
+  for (const port of ports) {
+    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
+    await client.connect();
+    const info = await client.info();
+    client.disconnect();
+    const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+    cpu += field('used_cpu_user') + field('used_cpu_sys');
+    commands += field('total_commands_processed');
+    memory += field('used_memory');
   }
-  return seconds;
+  return { cpu, commands, memory };
 }
 
-/** CPU seconds the backends alive at `after` used since `before` (a backend new since then counts from its start). */
-export function backendCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+/** CPU seconds of every Postgres backend connected to this database now, by pid. */
+export async function backendCpu(db: PrismaClient, database: string): Promise<Map<number, number>> {
+  const rows = await db.$queryRaw<{ pid: number }[]>`SELECT pid FROM pg_stat_activity WHERE datname = ${database}`;
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      cpu.set(pid, cpuSecondsOf(pid));
+    } catch {
+      // exited since the listing
+    }
+  }
+  return cpu;
+}
+
+/** What the backends used between two readings; one that started in between counts from zero. */
+export function backendCpuUsed(before: Map<number, number>, after: Map<number, number>): number {
   let used = 0;
   for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
   return used;
+}
+
+/**
+ * Rows inserted and updated and transactions committed in one database so far (pg_stat_database).
+ * Postgres 15 flushes a backend's counters when it exits or has been idle 10 s: read them after that.
+ */
+export async function databaseStats(db: PrismaClient, database: string) {
+  const [row] = await db.$queryRaw<{ inserted: bigint; updated: bigint; commits: bigint }[]>`
+    SELECT tup_inserted AS inserted, tup_updated AS updated, xact_commit AS commits
+    FROM pg_stat_database WHERE datname = ${database}`;
+  return {
+    inserted: Number(row?.inserted ?? 0),
+    updated: Number(row?.updated ?? 0),
+    commits: Number(row?.commits ?? 0),
+  };
 }

@@ -4,26 +4,47 @@
 // the rate of a bare express route returning a constant JSON body (the framework floor), the two
 // measured in alternating 2 s rounds, and each process's CPU time per request. Then waits
 // for the lead worker and checks in Postgres that every accepted lead was stored exactly once.
+// Then what a lead costs in each durability mode, side by side: a gateway with REDIS_DURABILITY=fast and
+// one with replicated (a WAIT per lead), both on a Redis master with one replica on loopback, loaded in
+// alternating rounds with a lead worker running, each round drained and checked: leads/s, latency, and
+// the CPU per lead of the gateway, the lead worker, the Redis master and the database's Postgres
+// backends, with Postgres rows per lead; medians of the rounds.
 // Options: --seconds N (10), --concurrency N (32), --log-level L (the gateway's LOG_LEVEL, warn: at info
-// it also writes its access line per request).
+// it also writes its access line per request), --mode-rounds N (3), --mode-seconds N (4).
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { deriveWebhookSecret, signWebhookPayload } from '@vt/credentials';
+import { freePort } from '@vt/test-support/ports';
+import { startRedisWithReplica } from '@vt/test-support/redis-cluster';
 import { type LoadResult, runInterleaved, runLoad } from './http-load.ts';
-import { cpuSeconds, createBenchEnvironment, log, waitFor } from './support.ts';
+import {
+  backendCpu,
+  backendCpuUsed,
+  cpuSeconds,
+  cpuSecondsOf,
+  createBenchEnvironment,
+  databaseStats,
+  log,
+  redisInfo,
+  sleep,
+  waitFor,
+} from './support.ts';
 
 const { values: opts } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '32' },
     'log-level': { type: 'string', default: 'warn' },
+    'mode-rounds': { type: 'string', default: '3' },
+    'mode-seconds': { type: 'string', default: '4' },
   },
 });
 const SECONDS = Number(opts.seconds);
 const CONCURRENCY = Number(opts.concurrency);
 const SIGNING_KEY = randomBytes(32).toString('hex');
-const [BARE_PORT, GATEWAY_PORT, WORKER_PORT] = [3991, 3992, 3993];
+// Ports the system hands out: other benches may run on the same machine at the same time.
+const [BARE_PORT, GATEWAY_PORT, WORKER_PORT] = [await freePort(), await freePort(), await freePort()];
 /** Leads signed before the measured run: more than a 2-core machine sends in the warm-up and the run. */
 const PREPARED_LEADS = 40_000 + 8_000 * SECONDS;
 
@@ -50,6 +71,7 @@ const gateway = start(
 // The lead worker starts after the measured window: on a 2-core machine it would otherwise take
 // CPU from the gateway being measured. It then drains the queue, and the run checks every lead.
 let worker: ChildProcess | undefined;
+const modeProcesses: ChildProcess[] = [];
 try {
   await waitFor(`http://127.0.0.1:${BARE_PORT}/bare`);
   await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/readyz`);
@@ -147,10 +169,167 @@ try {
     `  stored exactly once: ${stored === sent && distinctEvents === sent ? 'yes' : 'NO'} (${stored} leads for ${sent} sent, ${distinctEvents} distinct ids; measured run ${sent - beforeSent} sent, ${before} before)`,
   );
   log(`  AI-attributed count ${counted} = classified leads ${classified}: ${counted === classified ? 'yes' : 'NO'}`);
+
+  await perLeadByDurability(makeLead);
 } finally {
-  await bench.cleanUp([bare, gateway, worker]);
+  await bench.cleanUp([bare, gateway, worker, ...modeProcesses]);
 }
 
 function perRequestMicros(before: number | undefined, after: number | undefined, requests: number): string {
   return before === undefined || after === undefined ? 'n/a' : (((after - before) * 1e6) / requests).toFixed(0);
+}
+
+type SignedLead = { headers: Record<string, string>; body: Buffer };
+
+/**
+ * Fast against replicated, per lead: two gateways (one per REDIS_DURABILITY) and one lead worker on
+ * a Redis master with one replica, the gateways loaded in alternating rounds while the worker
+ * stores; each round waits until every accepted lead is stored, so its CPU is the whole of its
+ * leads' path. Prints the medians side by side and WAIT's cost per lead.
+ */
+async function perLeadByDurability(makeLead: () => SignedLead) {
+  const rounds = Number(opts['mode-rounds']);
+  const seconds = Number(opts['mode-seconds']);
+  const redis = await startRedisWithReplica();
+  const masterPort = Number(new URL(redis.masterUrl).port);
+  const database = new URL(bench.databaseUrl).pathname.slice(1);
+  try {
+    const modes = ['fast', 'replicated'] as const;
+    const gateways = new Map<(typeof modes)[number], { child: ChildProcess; port: number }>();
+    for (const mode of modes) {
+      const port = await freePort();
+      const child = start(['apps/ingest-gateway/src/main.ts'], {
+        REDIS_URL: redis.masterUrl,
+        INGEST_GATEWAY_PORT: String(port),
+        WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+        REDIS_DURABILITY: mode,
+      });
+      modeProcesses.push(child);
+      gateways.set(mode, { child, port });
+    }
+    const workerPort = await freePort();
+    const leadWorker = start(['apps/lead-worker/src/main.ts'], {
+      REDIS_URL: redis.masterUrl,
+      LEAD_WORKER_METRICS_PORT: String(workerPort),
+    });
+    modeProcesses.push(leadWorker);
+    for (const port of [...[...gateways.values()].map((g) => g.port), workerPort])
+      await waitFor(`http://127.0.0.1:${port}/readyz`);
+
+    const target = (port: number) => ({ port, path: `/api/webhooks/leads/${property.id}`, method: 'POST' });
+    let expected = await db.lead.count();
+    const waitForStored = async () => {
+      const deadline = performance.now() + 120_000;
+      for (;;) {
+        const stored = await db.lead.count();
+        if (stored >= expected) return stored;
+        if (performance.now() > deadline) throw new Error(`lead worker stored ${stored} of ${expected}`);
+        await sleep(100);
+      }
+    };
+    // Warm-up of both gateways and the worker, uncounted.
+    for (const mode of modes) {
+      const warm = await runLoad(target(gateways.get(mode)!.port), CONCURRENCY, 2, makeLead);
+      expected += warm.statuses[200] ?? 0;
+    }
+    await waitForStored();
+    // Postgres 15 flushes an idle backend's counters to pg_stat_database after 10 s.
+    await sleep(11_000);
+    let stats = await databaseStats(db, database);
+
+    type Round = {
+      perSecond: number;
+      p50: number;
+      p99: number;
+      cpu: Record<string, number>;
+      rows: number;
+      other: number;
+    };
+    const results = new Map<(typeof modes)[number], Round[]>(modes.map((mode) => [mode, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of modes) {
+        const gateway = gateways.get(mode)!;
+        // Signed before the round, so the senders' HMAC does not take CPU from what is measured.
+        const prepared = Array.from({ length: 6_000 * seconds }, makeLead);
+        let next = 0;
+        const lead = () => prepared[next++] ?? makeLead();
+        const before = {
+          gateway: cpuSecondsOf(gateway.child.pid!),
+          worker: cpuSecondsOf(leadWorker.pid!),
+          redis: await redisInfo([masterPort]),
+          backends: await backendCpu(db, database),
+          stats,
+        };
+        const load = await runLoad(target(gateway.port), CONCURRENCY, seconds, lead);
+        const accepted = load.statuses[200] ?? 0;
+        expected += accepted;
+        await waitForStored();
+        const after = {
+          gateway: cpuSecondsOf(gateway.child.pid!),
+          worker: cpuSecondsOf(leadWorker.pid!),
+          redis: await redisInfo([masterPort]),
+          backends: await backendCpu(db, database),
+        };
+        await sleep(11_000);
+        stats = await databaseStats(db, database);
+        const micros = (used: number) => (used / accepted) * 1e6;
+        results.get(mode)!.push({
+          perSecond: accepted / load.seconds,
+          p50: load.p50,
+          p99: load.p99,
+          cpu: {
+            gateway: micros(after.gateway - before.gateway),
+            worker: micros(after.worker - before.worker),
+            redis: micros(after.redis.cpu - before.redis.cpu),
+            postgres: micros(backendCpuUsed(before.backends, after.backends)),
+            commands: (after.redis.commands - before.redis.commands) / accepted,
+          },
+          rows: (stats.inserted + stats.updated - before.stats.inserted - before.stats.updated) / accepted,
+          other: load.requests - accepted,
+        });
+      }
+    }
+    const stored = await db.lead.count();
+    const distinct = (await db.$queryRaw<{ n: number }[]>`SELECT count(DISTINCT event_id)::int AS n FROM leads`)[0]?.n;
+
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    const of = (mode: (typeof modes)[number], pick: (r: Round) => number) => median(results.get(mode)!.map(pick));
+    const row = (label: string, pick: (r: Round) => number, digits = 0) =>
+      log(
+        `  ${label.padEnd(34)} ${of('fast', pick).toFixed(digits).padStart(10)} ${of('replicated', pick).toFixed(digits).padStart(12)}`,
+      );
+    log('');
+    log(
+      `per lead by REDIS_DURABILITY: one gateway per mode and one lead worker on a Redis master with one replica (loopback), ${CONCURRENCY} concurrent senders, ${rounds} alternating rounds of ${seconds} s, medians`,
+    );
+    log(`  ${''.padEnd(34)} ${'fast'.padStart(10)} ${'replicated'.padStart(12)}`);
+    row('accepted leads/s', (r) => r.perSecond);
+    row('latency p50 ms', (r) => r.p50, 2);
+    row('latency p99 ms', (r) => r.p99, 2);
+    row('gateway CPU µs per lead', (r) => r.cpu.gateway!);
+    row('lead worker CPU µs per lead', (r) => r.cpu.worker!);
+    row('gateway + lead worker µs per lead', (r) => r.cpu.gateway! + r.cpu.worker!);
+    row('Redis master CPU µs per lead', (r) => r.cpu.redis!);
+    row('Redis commands per lead', (r) => r.cpu.commands!, 1);
+    row('Postgres backends CPU µs per lead', (r) => r.cpu.postgres!);
+    row('Postgres rows written per lead', (r) => r.rows, 1);
+    row('answers other than 200', (r) => r.other);
+    log(
+      `  WAIT's cost per lead: gateway ${(of('replicated', (r) => r.cpu.gateway!) - of('fast', (r) => r.cpu.gateway!)).toFixed(0)} µs CPU, p50 ${(of('replicated', (r) => r.p50) - of('fast', (r) => r.p50)).toFixed(2)} ms (replicated minus fast; rounds: fast ${results
+        .get('fast')!
+        .map((r) => r.cpu.gateway!.toFixed(0))
+        .join(', ')} µs, replicated ${results
+        .get('replicated')!
+        .map((r) => r.cpu.gateway!.toFixed(0))
+        .join(', ')} µs)`,
+    );
+    log(
+      `  stored exactly once: ${stored === expected && distinct === expected ? 'yes' : 'NO'} (${stored} leads, ${distinct} distinct ids, ${expected} accepted)`,
+    );
+    if (stored !== expected || distinct !== expected) process.exitCode = 1;
+  } finally {
+    for (const child of modeProcesses) child.kill('SIGTERM');
+    await sleep(1500);
+    await redis.stop();
+  }
 }

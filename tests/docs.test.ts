@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { ROOT } from '@vt/test-support';
 import { describe, expect, it } from 'vitest';
@@ -82,5 +82,25 @@ describe('the docs by audience', () => {
     const markdown =
       '[a](docs/a.md) ![b](screenshots/b.png) [c](#c) [d](https://example.com) `[e](e.md)`\n```\n[f](f.md)\n```\n';
     expect(relativeLinksOf(markdown)).toEqual(['docs/a.md', 'screenshots/b.png', '#c']);
+  });
+
+  it('the capacity plan traces each measured figure to a bench run: a `pnpm bench:*` script that exists, and a date', () => {
+    const operators = readDoc('docs/operators.md');
+    const start = operators.indexOf('\n### Capacity plan\n');
+    expect(start).toBeGreaterThan(-1);
+    const rest = operators.slice(start + 1);
+    const end = rest.slice(4).search(/\n#{2,3} /);
+    const section = end === -1 ? rest : rest.slice(0, end + 4);
+    const scripts = Object.keys(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts,
+    );
+    const quoted = [...new Set([...section.matchAll(/`pnpm (bench:[a-z-]+)/g)].map((m) => m[1]!))];
+    expect(quoted).toEqual(expect.arrayContaining(['bench:cluster', 'bench:ingest', 'bench:webhook']));
+    expect(quoted.filter((script) => !scripts.includes(script))).toEqual([]);
+    // The measured table: every row after its header names its command and the date of its runs.
+    const table = section.slice(section.indexOf('| measured'));
+    const rows = table.split('\n\n')[0]!.split('\n').slice(2);
+    expect(rows.length).toBeGreaterThan(5);
+    expect(rows.filter((row) => !/`pnpm bench:[a-z-]+/.test(row) || !/\d{4}-\d{2}-\d{2}/.test(row))).toEqual([]);
   });
 });

@@ -33,6 +33,8 @@ const OUTBOUND = new RegExp(
     /^import \{[^}]*\b(request|get|Agent|globalAgent)\b[^}]*\} from 'node:https?'/,
     /\bimport\(\s*'node:https?'\s*\)/,
     /^import [^\n]*from '(undici|axios|got|node-fetch|ky)'|\bhttps?\.(request|get)\(/,
+    // The AI vendors' SDKs: each makes its requests itself (issue 32).
+    /^import (?!type )[^\n]*from '(openai|@anthropic-ai\/sdk|@google\/genai|@perplexity-ai\/perplexity_ai)'/,
     /^import (?!type )[^\n]*from 'openapi-fetch'/,
   ]
     .map((part) => part.source)
@@ -42,7 +44,13 @@ const OUTBOUND = new RegExp(
 
 /** Where an outbound request is expected, and why. */
 const ALLOWED: Record<string, string> = {
-  'apps/answer-collector/src/platforms/platform-client.ts': 'asks the AI platforms for answers (issue 12)',
+  'apps/answer-collector/src/platforms/openai.ts': 'asks ChatGPT for answers, through the openai SDK (issues 12, 32)',
+  'apps/answer-collector/src/platforms/anthropic.ts':
+    'asks Claude for answers, through the @anthropic-ai/sdk SDK (issues 12, 32)',
+  'apps/answer-collector/src/platforms/gemini.ts':
+    'asks Gemini for answers, through the @google/genai SDK and its per-call fetch (issues 12, 32)',
+  'apps/answer-collector/src/platforms/perplexity.ts':
+    'asks Perplexity for answers, through the @perplexity-ai/perplexity_ai SDK (issues 12, 32)',
   'apps/ops/src/cli/commands/crawler-ranges.ts':
     "fetches the crawler operators' published IP ranges, on the operator's command",
   'apps/ops/src/cli/commands/agent-catalogue.ts':
@@ -73,7 +81,9 @@ describe('outbound requests', () => {
       .map((file) => relative(ROOT, file))
       .sort();
     expect(found.filter((file) => !(file in ALLOWED))).toEqual([]);
-    expect(found).toContain('apps/answer-collector/src/platforms/platform-client.ts');
+    for (const adapter of ['openai', 'anthropic', 'gemini', 'perplexity']) {
+      expect(found).toContain(`apps/answer-collector/src/platforms/${adapter}.ts`);
+    }
     // The spellings a plain `fetch(` search missed are seen.
     expect(found).toContain('apps/ops/src/cli/commands/agent-catalogue.ts');
     expect(found).toContain('apps/ops/src/cli/commands/signature-keys.ts');

@@ -17,7 +17,7 @@ import {
   testEnv,
 } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakePlatforms } from '../apps/answer-collector/src/testing/fake-platforms.ts';
+import { startVendorReplays } from '../apps/answer-collector/src/testing/vendor-replays.ts';
 
 // SVC-1 at run time: every app runs as a real process under the outbound guard
 // (packages/test-support/src/outbound-guard.mjs), which records each connection and name lookup it
@@ -45,7 +45,7 @@ const work = mkdtempSync(join(tmpdir(), 'vt-outbound-'));
 const logOf = (name: string) => join(work, `${name}.jsonl`);
 const access = generateAccessLog({ lines: 2_000, seed: 26 });
 const apps = {} as Record<AppName, RunningApp>;
-let platforms: Awaited<ReturnType<typeof startFakePlatforms>>;
+let platforms: Awaited<ReturnType<typeof startVendorReplays>>;
 const catcher = await startMailCatcher();
 
 /** `host:port` of a postgresql:// or redis:// URL, with the scheme's default port. */
@@ -70,9 +70,9 @@ async function ops(...args: string[]) {
 }
 
 beforeAll(async () => {
-  platforms = await startFakePlatforms(() => ({ text: 'Shop is fine.', citations: ['https://shop.example/'] }));
+  platforms = await startVendorReplays(() => ({ text: 'Shop is fine.', citations: ['https://shop.example/'] }));
   const extra: Partial<Record<AppName, Record<string, string>>> = {
-    'answer-collector': { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: platforms.baseUrl },
+    'answer-collector': { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: platforms.baseUrls.chatgpt },
     notifier: { SMTP_URL: catcher.url, MAIL_FROM: 'notify@vt.example' },
   };
   // Ops loads the crawler operators' ranges from files, as an air-gapped deployment does; the
@@ -225,7 +225,7 @@ describe('outbound connections at run time', () => {
     // What each process may reach: the databases it uses, and the collector its platform.
     const reaches: Record<string, string[]> = {
       ...Object.fromEntries(Object.keys(APPS).map((app) => [app, [POSTGRES, REDIS]])),
-      'answer-collector': [POSTGRES, REDIS, new URL(platforms.baseUrl).host],
+      'answer-collector': [POSTGRES, REDIS, new URL(platforms.baseUrls.chatgpt).host],
       notifier: [POSTGRES, REDIS, `${catcher.host}:${catcher.port}`],
       'ops-crawlers-refresh': [POSTGRES],
       'ops-answers-collect': [REDIS],

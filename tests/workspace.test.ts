@@ -41,7 +41,10 @@ function sourceFiles(dir: string): string[] {
 /** Every module specifier a file imports, statically or dynamically, or resolves. */
 function specifiers(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const found = text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+|import\.meta\.resolve\(\s*)'([^']+)'/g);
+  // `require('…')` too: a JSON file a module reads through createRequire is a dependency as well.
+  const found = text.matchAll(
+    /(?:from\s+|import\s*\(\s*|import\s+|import\.meta\.resolve\(\s*|\brequire\(\s*)'([^']+)'/g,
+  );
   return [...found].map((m) => m[1]!);
 }
 

@@ -24,7 +24,7 @@ import {
 } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { startFakePlatforms } from '../../apps/answer-collector/src/testing/fake-platforms.ts';
+import { startVendorReplays } from '../../apps/answer-collector/src/testing/vendor-replays.ts';
 import { dashboardExpressions, dashboardProblems, metricNamesIn } from './dashboard.ts';
 
 // Operating the service, end to end: every app as a real process on a database and queue prefix of
@@ -59,7 +59,7 @@ const work = mkdtempSync(join(tmpdir(), 'vt-monitoring-'));
 const apps = {} as Record<AppName, RunningApp>;
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
 let db: PrismaClient;
-let platforms: Awaited<ReturnType<typeof startFakePlatforms>>;
+let platforms: Awaited<ReturnType<typeof startVendorReplays>>;
 let prometheus: { child: ChildProcess; url: string; log: () => string } | undefined;
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
@@ -127,13 +127,13 @@ async function property(db: PrismaClient, data: { plan?: 'free' | 'growth'; craw
 beforeAll(async () => {
   scratch = await scratchDatabase('monitoring');
   db = scratch.db;
-  platforms = await startFakePlatforms(() => ({
+  platforms = await startVendorReplays(() => ({
     text: 'Shop is a fine choice for small teams.',
     citations: ['https://shop.example/'],
   }));
   const env = { DATABASE_URL: scratch.url, QUEUE_PREFIX: prefix };
   const extra: Partial<Record<AppName, Record<string, string>>> = {
-    'answer-collector': { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: platforms.baseUrl },
+    'answer-collector': { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: platforms.baseUrls.chatgpt },
   };
   await Promise.all(
     (Object.entries(APPS) as [AppName, string][]).map(async ([app, portVariable]) => {
@@ -197,6 +197,16 @@ describe('operating the service: metrics, Prometheus, alerts and the dashboard',
       body: `${line('GPTBot/1.2')}\n`,
     });
     expect(wrongToken.status).toBe(401);
+    // A stranger's wrong token decides nothing (issue 33); the property's own sender left on a
+    // rotated token does: that property shows Rejecting.
+    const oldToken = deriveCrawlToken(testEnv.CRAWL_TOKEN_SECRET, refused.id, refused.crawlTokenVersion);
+    await db.property.update({ where: { id: refused.id }, data: { crawlTokenVersion: { increment: 1 } } });
+    const rotated = await fetch(`${gateway}/api/ingest/crawl/${refused.id}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${oldToken}`, 'content-type': 'application/x-ndjson' },
+      body: `${line('GPTBot/1.2')}\n`,
+    });
+    expect(rotated.status).toBe(401);
 
     // Leads: one ChatGPT referred, one from nowhere in particular, a repeat, a bad signature.
     const secret = deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, shop.id);
@@ -253,7 +263,7 @@ describe('operating the service: metrics, Prometheus, alerts and the dashboard',
     expect(delta('ingest-gateway', 'vt_leads_duplicate_total')).toBe(1);
     expect(delta('ingest-gateway', 'vt_leads_refused_total', { reason: 'invalid_signature' })).toBe(1);
     expect(delta('ingest-gateway', 'vt_crawl_batches_total', { status: '202' })).toBe(1);
-    expect(delta('ingest-gateway', 'vt_crawl_batches_total', { status: '401' })).toBe(1);
+    expect(delta('ingest-gateway', 'vt_crawl_batches_total', { status: '401' })).toBe(2);
     // Every property's connection, counted from the delivery log of this database.
     const connections = (status: string) => sampleSum(after['ingest-gateway'], 'vt_crawl_connections', { status });
     expect(

@@ -7,7 +7,7 @@ import { countQuestionEnd, failedAttemptEnd, nextDailyRun } from './jobs/collect
 import { geminiClient } from './platforms/gemini.ts';
 import { openAiClient } from './platforms/openai.ts';
 import { startAnswerCollector } from './start.ts';
-import { startFakePlatforms } from './testing/fake-platforms.ts';
+import { startVendorReplays } from './testing/vendor-replays.ts';
 import { waitFor } from './testing/wait-for.ts';
 
 // What the collector publishes for the console: which platforms it collects from (never a key),
@@ -17,7 +17,7 @@ import { waitFor } from './testing/wait-for.ts';
 const SECRET = 'sk-status-test-never-published';
 const today = formatUtcDay(utcDay(new Date()));
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
-let fake: Awaited<ReturnType<typeof startFakePlatforms>>;
+let fake: Awaited<ReturnType<typeof startVendorReplays>>;
 let collector: Awaited<ReturnType<typeof startAnswerCollector>>;
 
 async function propertyWithPrompts(count: number) {
@@ -38,7 +38,7 @@ const runsOf = (propertyId: string) =>
 
 beforeAll(async () => {
   scratch = await scratchDatabase('collection_status');
-  fake = await startFakePlatforms((platform, prompt) => ({
+  fake = await startVendorReplays((platform, prompt) => ({
     text: `For "${prompt}", Acme (${platform}).`,
     citations: [],
   }));
@@ -52,8 +52,8 @@ beforeAll(async () => {
   });
   collector = await startAnswerCollector(config, createLogger({ name: 'answer-collector', level: 'silent' }), {
     clients: [
-      openAiClient({ apiKey: SECRET, model: 'gpt-4.1', baseUrl: fake.baseUrl }),
-      geminiClient({ apiKey: SECRET, model: 'gemini-2.5-flash', baseUrl: fake.baseUrl }),
+      openAiClient({ apiKey: SECRET, model: 'gpt-4.1', baseUrl: fake.baseUrls.chatgpt }),
+      geminiClient({ apiKey: SECRET, model: 'gemini-2.5-flash', baseUrl: fake.baseUrls.gemini }),
     ],
   });
 }, 30_000);
@@ -140,7 +140,7 @@ describe('collection status', () => {
 
   it('a platform that refuses ends its questions as failed, with its status and not its answer', async () => {
     const property = await propertyWithPrompts(1);
-    fake.fail('gemini', 401);
+    fake.fail('gemini', 400); // Gemini's documented answer to a bad key: 400 API_KEY_INVALID
     try {
       await collector.collectDay(today, property.id);
       const runs = await waitFor(
@@ -149,7 +149,7 @@ describe('collection status', () => {
       );
       expect(runs.map((r) => [r.platform, r.stored, r.failed, r.lastError])).toEqual([
         ['chatgpt', 1, 0, null],
-        ['gemini', 0, 1, 'HTTP 401'],
+        ['gemini', 0, 1, 'HTTP 400'],
       ]);
     } finally {
       fake.fail('gemini', 0);

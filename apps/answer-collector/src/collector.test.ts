@@ -12,11 +12,11 @@ import { geminiClient } from './platforms/gemini.ts';
 import { openAiClient } from './platforms/openai.ts';
 import { perplexityClient } from './platforms/perplexity.ts';
 import { startAnswerCollector } from './start.ts';
-import { startFakePlatforms } from './testing/fake-platforms.ts';
+import { startVendorReplays } from './testing/vendor-replays.ts';
 import { waitFor } from './testing/wait-for.ts';
 
-// The collector end to end, on the real Postgres and Redis, against local servers that speak the
-// four platforms' APIs: the day's schedule → one job per (prompt, platform) → ask → judge →
+// The collector end to end, on the real Postgres and Redis, the four vendors' SDKs talking to local
+// servers that replay each API's documented answers: the day's schedule → one job per (prompt, platform) → ask → judge →
 // store, then /v1 serves it. Never asks twice; one platform's outage does not hold up the others;
 // paused prompts and unpaid properties are not asked; changed terms re-judge stored answers.
 // On a database of its own: a day's schedule asks every paid property of the database, and the
@@ -27,7 +27,7 @@ const today = formatUtcDay(utcDay(new Date()));
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
 let db: PrismaClient;
 let readApi: ReturnType<typeof createReadApiHarness>;
-let fake: Awaited<ReturnType<typeof startFakePlatforms>>;
+let fake: Awaited<ReturnType<typeof startVendorReplays>>;
 let collector: Awaited<ReturnType<typeof startAnswerCollector>>;
 
 /** Each platform answers in its own words; ChatGPT and Claude mention the brand, and Globex. */
@@ -57,7 +57,7 @@ beforeAll(async () => {
   scratch = await scratchDatabase('answer_collector');
   db = scratch.db;
   readApi = createReadApiHarness({ db });
-  fake = await startFakePlatforms(answerOf);
+  fake = await startVendorReplays(answerOf);
   const config = answerCollectorConfigSchema.parse({
     ...testEnv,
     DATABASE_URL: scratch.url,
@@ -71,10 +71,10 @@ beforeAll(async () => {
     createLogger({ name: 'answer-collector', level: (process.env.COLLECTOR_TEST_LOG as 'silent') ?? 'silent' }),
     {
       clients: [
-        openAiClient({ apiKey: key, model: 'gpt-4.1', baseUrl: fake.baseUrl }),
-        perplexityClient({ apiKey: key, model: 'sonar', baseUrl: fake.baseUrl }),
-        anthropicClient({ apiKey: key, model: 'claude-sonnet-4-5', baseUrl: fake.baseUrl }),
-        geminiClient({ apiKey: key, model: 'gemini-2.5-flash', baseUrl: fake.baseUrl }),
+        openAiClient({ apiKey: key, model: 'gpt-4.1', baseUrl: fake.baseUrls.chatgpt }),
+        perplexityClient({ apiKey: key, model: 'sonar', baseUrl: fake.baseUrls.perplexity }),
+        anthropicClient({ apiKey: key, model: 'claude-sonnet-4-5', baseUrl: fake.baseUrls.claude }),
+        geminiClient({ apiKey: key, model: 'gemini-2.5-flash', baseUrl: fake.baseUrls.gemini }),
       ],
     },
   );

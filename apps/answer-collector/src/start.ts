@@ -6,15 +6,18 @@ import {
   type CollectAnswerJobData,
   collectAnswerJob,
   type Queue,
+  RetryLaterError,
   rejudgePropertyJob,
   UnrecoverableError,
 } from '@vt/queue';
 import { jobWorker, type QueueJobWorker, startQueueWorker } from '@vt/service-runtime';
 import { Counter, Gauge } from 'prom-client';
-import { collectAnswer } from './jobs/collect-answer.ts';
+import { collectAnswer, retryDelayMs } from './jobs/collect-answer.ts';
 import { countQuestionEnd, failedAttemptEnd, openRuns, publishPlatformStatus } from './jobs/collection-status.ts';
 import { rejudgeProperty } from './jobs/rejudge-property.ts';
+import { platformLimits } from './jobs/request-budget.ts';
 import { questionJobId, questionsOfDay } from './jobs/schedule-day.ts';
+import { spreadDelayMs } from './jobs/spread.ts';
 import { type PlatformClient, PlatformError, platformClients } from './platforms/index.ts';
 
 /** `06:00` → the cron pattern of that minute each day (the scheduler runs it in UTC). */
@@ -28,16 +31,20 @@ const dailyPattern = (hhmm: string) => {
  * one whose job ended (failed, or skipped while the prompt was paused) is enqueued afresh, its old
  * job removed, since BullMQ keeps ended jobs under their id for a while and would ignore the add.
  * Asking twice stays impossible: a stored answer ends a job before the platform is asked.
+ * `immediate` (ops, the console): a job still holding for its spread instant, never tried, is
+ * asked now instead; one waiting to retry keeps its wait (the platform's Retry-After).
  */
 async function withoutPendingJobs(
   questions: readonly CollectAnswerJobData[],
   queueOf: (q: CollectAnswerJobData) => Queue,
+  immediate: boolean,
 ): Promise<CollectAnswerJobData[]> {
   const kept: CollectAnswerJobData[] = [];
   for (const question of questions) {
     const job = await queueOf(question).getJob(questionJobId(question));
     if (job) {
       const state = await job.getState();
+      if (immediate && state === 'delayed' && job.attemptsMade === 0) await job.promote();
       if (state !== 'completed' && state !== 'failed') continue;
       await job.remove();
     }
@@ -78,6 +85,9 @@ export async function startAnswerCollector(
   const found = given
     ? { clients: given, skipped: fromConfig.skipped.filter((s) => !given.some((c) => c.platform === s.platform)) }
     : fromConfig;
+  const budgets = Object.fromEntries(
+    found.clients.map((c) => [c.platform, platformLimits(config, c.platform).dailyRequests ?? null]),
+  );
   const service = await startQueueWorker({
     name: 'answer-collector',
     config,
@@ -108,7 +118,7 @@ export async function startAnswerCollector(
       const schedule = jobWorker({
         contract: answerScheduleJob,
         concurrency: 1,
-        handle: async ({ day, propertyId }) => {
+        handle: async ({ day, propertyId, spread }) => {
           const of = day ?? formatUtcDay(utcDay(now()));
           const questions = await questionsOfDay(
             db,
@@ -116,47 +126,66 @@ export async function startAnswerCollector(
             of,
             propertyId,
           );
-          const toAsk = await withoutPendingJobs(questions, (q) => queue(collectAnswerJob(q.platform)));
+          const toAsk = await withoutPendingJobs(questions, (q) => queue(collectAnswerJob(q.platform)), !spread);
           const withRuns = await openRuns(db, toAsk, propertyId ? 'manual' : 'daily', now());
+          const at = now();
           for (const question of withRuns) {
             const contract = collectAnswerJob(question.platform);
+            const delay = spread
+              ? spreadDelayMs(question.promptId, question.day, config.COLLECT_AT_UTC, config.COLLECT_SPREAD_HOURS, at)
+              : 0;
             await queue(contract).add(contract.name, contract.schema.parse(question), {
               jobId: questionJobId(question),
+              ...(delay > 0 ? { delay } : {}),
             });
           }
-          await publishPlatformStatus(db, found, config.COLLECT_AT_UTC, now());
-          logger.info({ day: of, propertyId, questions: withRuns.length }, 'questions of the day enqueued');
+          await publishPlatformStatus(db, found, config.COLLECT_AT_UTC, now(), budgets);
+          logger.info({ day: of, propertyId, spread, questions: withRuns.length }, 'questions of the day enqueued');
           return { applied: true };
         },
         jobFields: (data) => ({ day: data.day, propertyId: data.propertyId }),
         claimsProcessedJobs: false,
       });
 
-      // One queue and worker per platform.
-      const perPlatform = found.clients.map((client) =>
-        jobWorker({
-          contract: collectAnswerJob(client.platform),
-          concurrency: config.COLLECT_CONCURRENCY_PER_PLATFORM,
-          handle: async (data, attempt) => {
-            try {
-              const outcome = await collectAnswer(db, client, data, now);
-              answered.inc({ platform: client.platform, outcome: outcome.applied ? 'collected' : outcome.reason });
-              await countQuestionEnd(db, data.runId, outcome.applied ? 'stored' : 'skipped');
-              return outcome;
-            } catch (err) {
-              const retryable = !(err instanceof PlatformError) || err.retryable;
-              answered.inc({ platform: client.platform, outcome: retryable ? 'retrying' : 'failed' });
-              await countQuestionEnd(db, data.runId, failedAttemptEnd(retryable, attempt), failureOf(err));
-              // A refusal that would only repeat (a bad key, a bad request) is not retried.
-              if (err instanceof PlatformError && !err.retryable) throw new UnrecoverableError(err.message);
-              throw err;
-            }
-          },
-          // Ids only: the prompt's text and the answer stay out of the logs.
-          jobFields: (data) => ({ propertyId: data.propertyId, promptId: data.promptId, day: data.day }),
-          claimsProcessedJobs: false,
-        }),
-      );
+      // One queue and worker per platform. A platform's concurrency, when set, holds across every
+      // replica (BullMQ's global concurrency on its queue); each process also keeps to its own.
+      const perPlatform: QueueJobWorker[] = [];
+      for (const client of found.clients) {
+        const limits = platformLimits(config, client.platform);
+        const contract = collectAnswerJob(client.platform);
+        if (limits.concurrency) await queue(contract).setGlobalConcurrency(limits.concurrency);
+        else await queue(contract).removeGlobalConcurrency();
+        perPlatform.push(
+          jobWorker({
+            contract,
+            concurrency: Math.min(
+              config.COLLECT_CONCURRENCY_PER_PLATFORM,
+              limits.concurrency ?? Number.POSITIVE_INFINITY,
+            ),
+            handle: async (data, attempt) => {
+              try {
+                const outcome = await collectAnswer(db, client, data, { now, dailyRequests: limits.dailyRequests });
+                answered.inc({ platform: client.platform, outcome: outcome.applied ? 'collected' : outcome.reason });
+                await countQuestionEnd(db, data.runId, outcome.applied ? 'stored' : 'skipped');
+                return outcome;
+              } catch (err) {
+                const retryable = !(err instanceof PlatformError) || err.retryable;
+                answered.inc({ platform: client.platform, outcome: retryable ? 'retrying' : 'failed' });
+                await countQuestionEnd(db, data.runId, failedAttemptEnd(retryable, attempt), failureOf(err));
+                // A refusal that would only repeat (a bad key, a bad request) is not retried.
+                if (err instanceof PlatformError && !err.retryable) throw new UnrecoverableError(err.message);
+                // The platform's Retry-After, else exponential with jitter: BullMQ waits what the error says.
+                if (err instanceof PlatformError)
+                  throw new RetryLaterError(retryDelayMs(err, attempt.made), err.message);
+                throw err;
+              }
+            },
+            // Ids only: the prompt's text and the answer stay out of the logs.
+            jobFields: (data) => ({ propertyId: data.propertyId, promptId: data.promptId, day: data.day }),
+            claimsProcessedJobs: false,
+          }),
+        );
+      }
 
       const rejudge = jobWorker({
         contract: rejudgePropertyJob,
@@ -170,11 +199,11 @@ export async function startAnswerCollector(
         claimsProcessedJobs: false,
       });
 
-      await publishPlatformStatus(db, found, config.COLLECT_AT_UTC, now());
+      await publishPlatformStatus(db, found, config.COLLECT_AT_UTC, now(), budgets);
       await queue(answerScheduleJob).upsertJobScheduler(
         'daily-collection',
         { pattern: dailyPattern(config.COLLECT_AT_UTC), tz: 'UTC' },
-        { name: answerScheduleJob.name, data: {} },
+        { name: answerScheduleJob.name, data: { spread: true } },
       );
       return [schedule, ...perPlatform, rejudge];
     },
@@ -185,11 +214,18 @@ export async function startAnswerCollector(
   );
   return {
     port: service.port,
-    /** Enqueues the questions of `day` now (what the daily scheduler does at COLLECT_AT_UTC). */
-    collectDay: (day?: string, propertyId?: string) =>
-      service
-        .queue(answerScheduleJob)
-        .add(answerScheduleJob.name, { ...(day ? { day } : {}), ...(propertyId ? { propertyId } : {}) }),
+    /**
+     * Enqueues the questions of `day` now, each asked at once; with `spread`, each at its prompt's
+     * instant in the collection window (what the daily scheduler does at COLLECT_AT_UTC).
+     */
+    collectDay: (day?: string, propertyId?: string, spread?: boolean) =>
+      service.queue(answerScheduleJob).add(answerScheduleJob.name, {
+        ...(day ? { day } : {}),
+        ...(propertyId ? { propertyId } : {}),
+        ...(spread ? { spread } : {}),
+      }),
+    /** The queue of a contract (tests read a question's job: its delay, its state). */
+    queue: service.queue,
     close: service.close,
   };
 }

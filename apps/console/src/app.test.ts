@@ -17,7 +17,9 @@ import { createConsoleHarness } from './testing/index.ts';
 // wrong (unknown path, wrong method, bad JSON, oversized or non-JSON body, bad path id), health
 // and metrics, and the OpenAPI document (generated from the catalogue, served, linted by Redocly).
 
-const h = createConsoleHarness();
+// Every catalogued operation mounted: the per-property webhook secret rotation is one only a
+// deployment's WEBHOOK_SECRET_ROTATION=property mounts.
+const h = createConsoleHarness({ connection: { webhookSecretRotation: 'property' } });
 afterAll(() => h.close());
 
 const endpoints = Object.values(consoleEndpoints) as ConsoleEndpoint[];

@@ -83,6 +83,7 @@ export function startConsole(config: ConsoleConfig, logger: Logger) {
           publicIngestUrl: config.PUBLIC_INGEST_URL,
           crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
           webhookSigningKey: config.WEBHOOK_SIGNING_KEY,
+          webhookSecretRotation: config.WEBHOOK_SECRET_ROTATION,
         },
         signInLimiter: createSignInLimiter({
           redis,

@@ -73,6 +73,13 @@ export const CRAWL_REJECTIONS = {
     error: 'The crawl token is not valid for this property',
     hint: 'Use the current token from the property setup; a rotated token stops working at once.',
   }),
+  // The same 401 as invalid_token, told apart in the delivery log: the token is one this property
+  // had before a rotation, so the attempt is its sender's and counts toward the connection status.
+  rotated_token: entry({
+    status: 401,
+    error: 'The crawl token was rotated: this property no longer accepts it',
+    hint: 'Copy the current token from the property setup into the sender; a rotated token stops working at once.',
+  }),
   // Issue 33: past the failed-attempt limits (per property, per source address) a wrong token is
   // answered 429, counted in the delivery log's summary; a valid token is never limited here.
   too_many_failed_attempts: entry({

@@ -85,6 +85,8 @@ describe('GET /docs in a browser', () => {
       'sentiment',
       'excerpt',
       'sourceUrls',
+      'country',
+      'language',
       'property',
       'text',
     ]);

@@ -1,6 +1,15 @@
 import { type ApiKeyAccess, OperationError } from '@vt/contracts/console';
 import { generateApiKey, type IssuedApiKey } from '@vt/credentials';
-import type { PrismaClient } from '@vt/db';
+import { Prisma, type PrismaClient } from '@vt/db';
+import {
+  beyondCursor,
+  cursorPage,
+  inPageOrder,
+  isoInstant,
+  type Page,
+  pageOrder,
+  type SortColumn,
+} from '@vt/read-model';
 import { notFound } from './errors.ts';
 
 const keyInclude = { properties: { select: { propertyId: true }, orderBy: { propertyId: 'asc' } } } as const;
@@ -70,14 +79,26 @@ export async function createApiKey(
   return { key: keyView(key), secret: issued.key };
 }
 
-/** The team's keys, live ones first, newest first; never the keys themselves. */
-export async function listApiKeys(db: PrismaClient, teamId: string) {
-  const keys = await db.apiKey.findMany({
-    where: { teamId },
-    include: keyInclude,
-    orderBy: [{ revokedAt: { sort: 'desc', nulls: 'first' } }, { createdAt: 'desc' }, { id: 'asc' }],
-  });
-  return keys.map(keyView);
+/** Live keys (revokedAt NULL) first, then revoked ones, last revoked first; each newest first, then id. */
+const KEY_ORDER: SortColumn[] = [
+  { column: 'revoked_at', descending: true, nulls: 'first', type: 'timestamptz' },
+  { column: 'created_at', descending: true, type: 'timestamptz' },
+  { column: 'id', type: 'uuid' },
+];
+
+/** A page of the team's keys, live ones first, newest first; never the keys themselves. */
+export async function listApiKeys(db: PrismaClient, teamId: string, page: Page) {
+  const read = await db.$queryRaw<{ id: string; revoked_at: Date | null; created_at: Date }[]>(Prisma.sql`
+    SELECT id, revoked_at, created_at FROM api_keys
+    WHERE team_id = ${teamId}::uuid AND ${beyondCursor(KEY_ORDER, page)}
+    ${pageOrder(KEY_ORDER, page)}`);
+  const { rows, ...cursors } = cursorPage(read, page, (key) => [
+    key.revoked_at && isoInstant(key.revoked_at),
+    isoInstant(key.created_at),
+    key.id,
+  ]);
+  const keys = await db.apiKey.findMany({ where: { id: { in: rows.map((row) => row.id) } }, include: keyInclude });
+  return { keys: inPageOrder(rows, keys).map(keyView), ...cursors };
 }
 
 /** Revokes a key of the team (a key of another team is not found); revoking twice changes nothing. */

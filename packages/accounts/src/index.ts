@@ -12,7 +12,16 @@ export {
   revokeInvitation,
   type SentInvitation,
 } from './invitations.ts';
-export { type Actor, addMember, changeRole, leaveTeam, listMembers, type Member, removeMember } from './members.ts';
+export {
+  type Actor,
+  addMember,
+  changeRole,
+  leaveTeam,
+  listMembers,
+  type Member,
+  memberPage,
+  removeMember,
+} from './members.ts';
 export { hashPassword, verifyPassword } from './passwords.ts';
 export { assertCanManage, canManageTeam } from './roles.ts';
 export {

@@ -6,8 +6,17 @@ import {
   type TeamRole,
 } from '@vt/contracts/console';
 import { generateInvitationToken, hashInvitationToken, isWellFormedInvitationToken } from '@vt/credentials';
-import type { Prisma, PrismaClient } from '@vt/db';
+import { Prisma, type PrismaClient } from '@vt/db';
 import { enqueueEmail, InvalidEmailError } from '@vt/mail';
+import {
+  beyondCursor,
+  cursorPage,
+  inPageOrder,
+  isoInstant,
+  type Page,
+  pageOrder,
+  type SortColumn,
+} from '@vt/read-model';
 import { invitationEmail, invitationLink } from './invitation-email.ts';
 import { type Actor, currentRole, withTeamLocked } from './members.ts';
 import type { SessionUser } from './sessions.ts';
@@ -68,14 +77,24 @@ function assertMayInviteAs(actorRole: TeamRole, role: TeamRole): void {
 
 const noSuchInvitation = () => new OperationError('NOT_FOUND', 'No open invitation of this team has that id.');
 
-/** Open invitations (not accepted or revoked: pending, and expired ones to resend), newest first. */
-export async function listInvitations(db: PrismaClient, teamId: string, now: Date): Promise<InvitationView[]> {
-  const rows = await db.teamInvitation.findMany({
-    where: { teamId, acceptedAt: null, revokedAt: null },
+const INVITATION_ORDER: SortColumn[] = [
+  { column: 'created_at', descending: true, type: 'timestamptz' },
+  { column: 'id', type: 'uuid' },
+];
+
+/** A page of the open invitations (not accepted or revoked: pending, and expired ones to resend), newest first. */
+export async function listInvitations(db: PrismaClient, teamId: string, now: Date, page: Page) {
+  const read = await db.$queryRaw<{ id: string; created_at: Date }[]>(Prisma.sql`
+    SELECT id, created_at FROM team_invitations
+    WHERE team_id = ${teamId}::uuid AND accepted_at IS NULL AND revoked_at IS NULL
+      AND ${beyondCursor(INVITATION_ORDER, page)}
+    ${pageOrder(INVITATION_ORDER, page)}`);
+  const { rows, ...cursors } = cursorPage(read, page, (row) => [isoInstant(row.created_at), row.id]);
+  const found = await db.teamInvitation.findMany({
+    where: { id: { in: rows.map((row) => row.id) } },
     include: inviterInclude,
-    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
   });
-  return rows.map((row) => invitationView(row, now));
+  return { invitations: inPageOrder(rows, found).map((row) => invitationView(row, now)), ...cursors };
 }
 
 interface SendContext {

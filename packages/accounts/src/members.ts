@@ -1,5 +1,6 @@
 import { OperationError, type TeamRole } from '@vt/contracts/console';
-import type { Prisma, PrismaClient } from '@vt/db';
+import { Prisma, type PrismaClient } from '@vt/db';
+import { beyondCursor, cursorPage, type Page, pageOrder, type SortColumn } from '@vt/read-model';
 import { assertOwnerRemains, assertRoleChange } from './roles.ts';
 
 type Tx = Prisma.TransactionClient;
@@ -24,13 +25,40 @@ function memberView(m: { role: TeamRole; createdAt: Date; user: { id: string; em
   };
 }
 
-/** Members, owners first, then admins, then members, each by name. */
+/**
+ * Owners first, then admins, then members; each by name, case ignored; then user id. Sorted by
+ * Postgres, so a page read by keyset and the whole list agree.
+ */
+const ROLE_RANK = "CASE m.role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END";
+const MEMBER_ORDER: SortColumn[] = [
+  { column: ROLE_RANK, type: 'int' },
+  { column: 'lower(u.name)', type: 'text' },
+  { column: 'm.user_id', type: 'uuid' },
+];
+
+/** The members of a page, in its order: the keys by keyset, then each member with their user. */
+async function readMembers(db: PrismaClient | Tx, teamId: string, page: Page) {
+  const read = await db.$queryRaw<{ id: string; rank: number; sort_name: string }[]>(Prisma.sql`
+    SELECT m.user_id AS id, ${Prisma.raw(ROLE_RANK)} AS rank, lower(u.name) AS sort_name
+    FROM memberships m JOIN users u ON u.id = m.user_id
+    WHERE m.team_id = ${teamId}::uuid AND ${beyondCursor(MEMBER_ORDER, page)}
+    ${pageOrder(MEMBER_ORDER, page)}`);
+  const { rows, ...cursors } = cursorPage(read, page, (row) => [row.rank, row.sort_name, row.id]);
+  const found = await db.membership.findMany({
+    where: { teamId, userId: { in: rows.map((row) => row.id) } },
+    include: memberInclude,
+  });
+  const byUser = new Map(found.map((m) => [m.userId, memberView(m)]));
+  return { members: rows.flatMap((row) => byUser.get(row.id) ?? []), ...cursors };
+}
+
+/** A page of the team's members (GET /api/team/members). */
+export const memberPage = (db: PrismaClient, teamId: string, page: Page) => readMembers(db, teamId, page);
+
+/** Every member of the team, in the list's order (the team's own page shows them all). */
 export async function listMembers(db: PrismaClient | Tx, teamId: string): Promise<Member[]> {
-  const rows = await db.membership.findMany({ where: { teamId }, include: memberInclude });
-  const rank: Record<TeamRole, number> = { owner: 0, admin: 1, member: 2 };
-  return rows
-    .map(memberView)
-    .sort((a, b) => rank[a.role] - rank[b.role] || a.name.localeCompare(b.name) || a.userId.localeCompare(b.userId));
+  // One page as long as any team could be: the largest LIMIT an int4 takes, less the row read ahead.
+  return (await readMembers(db, teamId, { limit: 2_147_483_646, offset: 0 })).members;
 }
 
 /**

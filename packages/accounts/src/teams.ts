@@ -7,7 +7,7 @@ import {
   teamBrandingSchema,
   teamSettingsSchema,
 } from '@vt/contracts/console';
-import { isUniqueViolation, type PrismaClient, type Team } from '@vt/db';
+import { isUniqueViolation, type Prisma, type PrismaClient, type Team } from '@vt/db';
 import { listMembers } from './members.ts';
 
 const slugTaken = (slug: string) =>
@@ -32,7 +32,10 @@ function leniently(team: Pick<Team, 'settings' | 'branding'>) {
 }
 
 /** Creates a team whose owner is `ownerId` (TEAM-1). */
-export async function createTeam(db: PrismaClient, input: { name: string; slug: string; ownerId: string }) {
+export async function createTeam(
+  db: PrismaClient | Prisma.TransactionClient,
+  input: { name: string; slug: string; ownerId: string },
+) {
   try {
     return await db.team.create({
       data: { name: input.name, slug: input.slug, memberships: { create: { userId: input.ownerId, role: 'owner' } } },

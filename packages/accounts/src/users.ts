@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { OperationError } from '@vt/contracts/console';
-import { isUniqueViolation, type PrismaClient } from '@vt/db';
+import { isUniqueViolation, type Prisma, type PrismaClient } from '@vt/db';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { SessionUser } from './sessions.ts';
 
@@ -42,7 +42,8 @@ export async function checkCredentials(
  * email; with a password, sets it (the operator's password reset).
  */
 export async function upsertUser(
-  db: PrismaClient,
+  // A transaction's client too: `ops team create` makes the owner and the team in one.
+  db: PrismaClient | Prisma.TransactionClient,
   input: { email: string; name: string; password?: string },
 ): Promise<{ user: SessionUser; created: boolean; passwordSet: boolean }> {
   const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);

@@ -13,6 +13,9 @@ export interface JudgedAnswer {
   text: string;
   verdict: Verdict;
   collectedAt?: Date;
+  /** The country and language the question was asked with (null or absent: none given). */
+  country?: string | null;
+  language?: string | null;
   /** A fixed id for a new row (the demo's derived ids); a replaced row keeps its own. */
   id?: string;
 }
@@ -44,22 +47,24 @@ export async function storeJudgedAnswers(
   >`
     INSERT INTO responses AS r
       (id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text, collected_at,
-       source_urls)
+       source_urls, country, language)
     SELECT coalesce(x.id, gen_random_uuid()), x.property_id, x.prompt_id, x.model, x.day, x.mentioned, x.matched_term,
-      x.position, x.sentiment, x.excerpt, x.text, x.collected_at, ARRAY(SELECT json_array_elements_text(x.source_urls))
+      x.position, x.sentiment, x.excerpt, x.text, x.collected_at, ARRAY(SELECT json_array_elements_text(x.source_urls)),
+      x.country, x.language
     FROM unnest(
       ${column((a) => a.id ?? null)}::uuid[], ${column((a) => a.propertyId)}::uuid[], ${column((a) => a.promptId)}::uuid[],
       ${column((a) => a.model)}::text[], ${column((a) => a.day)}::date[], ${column((a) => a.verdict.mentioned)}::boolean[],
       ${column((a) => a.verdict.matchedTerm)}::text[], ${column((a) => a.verdict.position)}::int[],
       ${column((a) => a.verdict.sentiment)}::float8[], ${column((a) => a.verdict.excerpt)}::text[],
       ${column((a) => a.text)}::text[], ${column((a) => a.collectedAt ?? new Date())}::timestamptz[],
-      ${column((a) => JSON.stringify(a.verdict.sources.map((s) => s.url)))}::json[]
+      ${column((a) => JSON.stringify(a.verdict.sources.map((s) => s.url)))}::json[],
+      ${column((a) => a.country ?? null)}::text[], ${column((a) => a.language ?? null)}::text[]
     ) AS x(id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text, collected_at,
-      source_urls)
+      source_urls, country, language)
     ON CONFLICT (property_id, prompt_id, model, day) DO UPDATE SET
       mentioned = excluded.mentioned, matched_term = excluded.matched_term, position = excluded.position,
       sentiment = excluded.sentiment, excerpt = excluded.excerpt, text = excluded.text, collected_at = excluded.collected_at,
-      source_urls = excluded.source_urls
+      source_urls = excluded.source_urls, country = excluded.country, language = excluded.language
     RETURNING r.id, r.property_id, r.prompt_id, r.model, r.day, (xmax = 0) AS inserted`;
   const idByKey = new Map(rows.map((r) => [keyOf(r.property_id, r.prompt_id, r.model, r.day), r.id]));
   const ids = answers.map((a) => idByKey.get(keyOf(a.propertyId, a.promptId, a.model, a.day)) as string);

@@ -234,6 +234,16 @@ export interface components {
             excerpt: string;
             /** @description URLs the platform cited or consulted, in citation order. */
             sourceUrls: string[];
+            /**
+             * @description ISO 3166-1 alpha-2 country the question was asked from (the prompt’s, else the property’s); null when none was set, or the answer was imported without one.
+             * @example DE
+             */
+            country: string | null;
+            /**
+             * @description BCP 47 language the question was asked in; null when none was set.
+             * @example de
+             */
+            language: string | null;
             property: {
                 /** Format: uuid */
                 id: string;
@@ -273,6 +283,16 @@ export interface components {
             excerpt: string;
             /** @description URLs the platform cited or consulted, in citation order. */
             sourceUrls: string[];
+            /**
+             * @description ISO 3166-1 alpha-2 country the question was asked from (the prompt’s, else the property’s); null when none was set, or the answer was imported without one.
+             * @example DE
+             */
+            country: string | null;
+            /**
+             * @description BCP 47 language the question was asked in; null when none was set.
+             * @example de
+             */
+            language: string | null;
             property: {
                 /** Format: uuid */
                 id: string;

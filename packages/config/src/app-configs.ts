@@ -25,6 +25,7 @@ import {
   requireConsumedShardsExist,
   requireWholeOverlap,
   serviceEnv,
+  webhookSecretRotationEnv,
   webhookSigningKeyEnv,
 } from './env-fragments.ts';
 
@@ -193,13 +194,27 @@ function platformEnv<P extends string>(prefix: P, platform: string, model: strin
     .default(baseUrl)
     .transform((v) => v.replace(/\/+$/, ''))
     .describe(`Base URL of the ${platform} API.`);
+  // Unset (or empty) means no limit: the questions of a day bound the requests already (one per
+  // active prompt, plus retries); a budget is the guard a team sets on what it pays for.
+  const dailyRequests = z
+    .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional())
+    .describe(
+      `Requests sent to ${platform} per UTC day, shared by every collector replica (retries count). Once spent, the day's remaining questions are skipped (skipped_budget), not carried into tomorrow. Unset: no limit.`,
+    );
+  const concurrency = z
+    .preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional())
+    .describe(
+      `Questions in flight to ${platform} at once across every collector replica. Unset: COLLECT_CONCURRENCY_PER_PLATFORM per replica.`,
+    );
   return {
     [`${prefix}_API_KEY`]: apiKey,
     [`${prefix}_MODEL`]: modelName,
     [`${prefix}_BASE_URL`]: url,
+    [`${prefix}_DAILY_REQUESTS`]: dailyRequests,
+    [`${prefix}_CONCURRENCY`]: concurrency,
   } as { [K in `${P}_API_KEY`]: typeof apiKey } & { [K in `${P}_MODEL`]: typeof modelName } & {
     [K in `${P}_BASE_URL`]: typeof url;
-  };
+  } & { [K in `${P}_DAILY_REQUESTS`]: typeof dailyRequests } & { [K in `${P}_CONCURRENCY`]: typeof concurrency };
 }
 
 export const answerCollectorConfigSchema = z.object({
@@ -212,6 +227,14 @@ export const answerCollectorConfigSchema = z.object({
   COLLECT_CONCURRENCY_PER_PLATFORM: positiveInt(2).describe(
     'Questions in flight per platform and process; each platform has its own queue, so one platform’s outage or rate limit never holds up another.',
   ),
+  COLLECT_SPREAD_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24)
+    .default(12)
+    .describe(
+      'The daily run spreads its questions over this many hours from COLLECT_AT_UTC (never past the end of the UTC day), each prompt at an hour of its own that stays the same from day to day; 0 asks them all at once. Collections started from ops or the console are asked at once.',
+    ),
   ...platformEnv('OPENAI', 'ChatGPT (OpenAI Responses API with web search)', 'gpt-4.1', 'https://api.openai.com'),
   ...platformEnv('PERPLEXITY', 'Perplexity (Sonar)', 'sonar', 'https://api.perplexity.ai'),
   ...platformEnv(
@@ -293,6 +316,7 @@ export const consoleConfigSchema = z.object({
   ...publicIngestUrlEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
+  ...webhookSecretRotationEnv,
   ...alertWebhookEnv,
   ...reportUnsubscribeKeyEnv,
   ...serviceEnv,
@@ -306,6 +330,8 @@ export const opsConfigSchema = z.object({
   ...logEnv,
   ...crawlTokenSecretEnv,
   ...webhookSigningKeyEnv,
+  // `ops webhook rotate-secret` is allowed only where the console's rotation is.
+  WEBHOOK_SECRET_ROTATION: webhookSecretRotationEnv.WEBHOOK_SECRET_ROTATION,
   ...publicIngestUrlEnv,
   PUBLIC_API_URL: publicUrl('http://localhost:3000').describe(
     'Public base URL of the read API, used in what ops prints.',

@@ -167,6 +167,24 @@ export const webhookSigningKeyEnv = {
     .describe('Deployment key lead webhook signing secrets are derived from. Unset: the webhook answers 503.'),
 };
 
+/** How a lead webhook's signing secret may rotate: the spec's deployment-wide roll only, or also one property's. */
+export const WEBHOOK_SECRET_ROTATIONS = ['deployment', 'property'] as const;
+
+/**
+ * Whether owners, admins and `ops` may roll one property's lead webhook secret (issue 31). The
+ * spec's rule (LEAD-17) is the default: a secret rotates only deployment-wide, with
+ * WEBHOOK_SIGNING_KEY. The gateway does not read it: it verifies whatever rotation a property's
+ * row holds, so switching back to `deployment` never breaks a sender who already moved.
+ */
+export const webhookSecretRotationEnv = {
+  WEBHOOK_SECRET_ROTATION: z
+    .enum(WEBHOOK_SECRET_ROTATIONS, { error: 'must be deployment or property' })
+    .default('deployment')
+    .describe(
+      "How lead webhook secrets rotate. `deployment` (the spec's rule, LEAD-17): only all at once, by changing WEBHOOK_SIGNING_KEY; the console's per-property rotate answers 404 and `ops webhook rotate-secret` refuses. `property`: owners, admins and `ops` may also roll one property's secret, the old one verifying through an overlap.",
+    ),
+};
+
 /**
  * The overlap of a signing key rotation (gateway only: it verifies, nothing else shows secrets of
  * the old key). Both or neither: an overlap must end.

@@ -8,6 +8,7 @@ import {
   describeConfig,
   ingestGatewayConfigSchema,
   notifierConfigSchema,
+  opsConfigSchema,
   parseConfig,
   readApiConfigSchema,
 } from './index.ts';
@@ -69,6 +70,19 @@ describe('parseConfig', () => {
       expect(message).toContain('DATABASE_POOL_MAX');
       expect((err as ConfigError).issues.map((i) => i.variable).sort()).toEqual(['DATABASE_POOL_MAX', 'READ_API_PORT']);
     }
+  });
+
+  it('[LEAD-17] keeps webhook secret rotation deployment-wide unless the console and ops opt in to property', () => {
+    expect(parseConfig('console', consoleConfigSchema, {}).WEBHOOK_SECRET_ROTATION).toBe('deployment');
+    expect(parseConfig('ops', opsConfigSchema, {}).WEBHOOK_SECRET_ROTATION).toBe('deployment');
+    expect(
+      parseConfig('console', consoleConfigSchema, { WEBHOOK_SECRET_ROTATION: 'property' }).WEBHOOK_SECRET_ROTATION,
+    ).toBe('property');
+    expect(() => parseConfig('ops', opsConfigSchema, { WEBHOOK_SECRET_ROTATION: 'per-property' })).toThrow(
+      /WEBHOOK_SECRET_ROTATION.*must be deployment or property/,
+    );
+    // The gateway verifies whatever rotation a property's row holds: it has no such setting.
+    expect(ingestGatewayConfigSchema.shape).not.toHaveProperty('WEBHOOK_SECRET_ROTATION');
   });
 
   it('takes a signing key rotation’s overlap only whole: the previous key with when it stops verifying', () => {

@@ -7,7 +7,15 @@ export {
   alertNotificationSchema,
   alertNotificationTypeSchema,
 } from './alert-notification.ts';
+export {
+  type AnswerLocation,
+  canonicalLanguageTag,
+  countryCodeSchema,
+  languageTagSchema,
+  locationOfPrompt,
+} from './answer-location.ts';
 export { READ_API_AUTH_CHALLENGES } from './auth-challenge.ts';
+export { COUNTRY_CODES } from './country-codes.ts';
 export {
   CRAWL_EVENT_CAPS,
   type CrawlEvent,

@@ -7,8 +7,8 @@ import './errors.ts'; // extends zod with .openapi()
 // values. Decoding is strict: anything but exactly the list's key, each value of its type, is a
 // 400 INVALID_PARAM naming the parameter.
 
-/** One value of a sort key as a cursor carries it. */
-export type CursorValue = string | number;
+/** One value of a sort key as a cursor carries it: null only for a nullable column (a key's revokedAt). */
+export type CursorValue = string | number | null;
 
 /** Longer than any real cursor (a 2048-character URL and a count), short enough to refuse junk early. */
 const MAX_CURSOR_LENGTH = 4096;

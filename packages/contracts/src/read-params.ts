@@ -64,6 +64,15 @@ const booleanParam = z.preprocess(
   z.boolean(expected('true or false')),
 );
 
+/**
+ * `limit` of a list whose pages hold at most `max` rows, `byDefault` when not given (the console's
+ * lists, whose web UI reads a whole page by default).
+ */
+export const pageSizeParam = (max: number, byDefault: number) =>
+  integerParam(1, max)
+    .default(byDefault)
+    .openapi({ description: `Page size, 1 to ${max}.`, default: byDefault });
+
 export const pagingParams = {
   limit: integerParam(1, MAX_PAGE_SIZE)
     .optional()
@@ -108,10 +117,10 @@ const cursorDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .refine(isRealUtcDay);
-const cursorId = z.guid().transform((id) => id.toLowerCase());
-const cursorInstant = z.iso.datetime();
-const cursorCount = z.number().int().min(0);
-const cursorText = z.string().min(1).max(4096);
+export const cursorId = z.guid().transform((id) => id.toLowerCase());
+export const cursorInstant = z.iso.datetime();
+export const cursorCount = z.number().int().min(0);
+export const cursorText = z.string().min(1).max(4096);
 const cursorModel = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/);
 
 /** Newest day first, then id: /v1/responses. */

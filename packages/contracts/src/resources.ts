@@ -43,6 +43,15 @@ const responseFields = {
     .refine((text) => [...text].length <= 300, 'at most 300 characters')
     .openapi({ description: 'Plain-text excerpt of the answer, at most 300 characters.', maxLength: 300 }),
   sourceUrls: z.array(z.string()).openapi({ description: 'URLs the platform cited or consulted, in citation order.' }),
+  country: z.string().nullable().openapi({
+    description:
+      'ISO 3166-1 alpha-2 country the question was asked from (the prompt’s, else the property’s); null when none was set, or the answer was imported without one.',
+    example: 'DE',
+  }),
+  language: z.string().nullable().openapi({
+    description: 'BCP 47 language the question was asked in; null when none was set.',
+    example: 'de',
+  }),
   property: z.object({ id: z.uuid(), name: z.string() }),
 };
 

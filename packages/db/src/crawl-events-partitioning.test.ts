@@ -44,10 +44,15 @@ describe(`migration ${PARTITIONING}`, () => {
       DATABASE_STATEMENT_TIMEOUT_MS: 30000,
     });
     try {
-      const team = await db.team.create({ data: { name: 'Before', slug: 'before-partitioning' } });
-      const property = await db.property.create({
-        data: { teamId: team.id, name: 'Acme', domain: 'acme.example', brandTerms: [], plan: 'starter' },
-      });
+      // The team and property in SQL: the client knows today's columns, which later migrations add
+      // (this database stops before the partitioning migration).
+      const [team] = await db.$queryRaw<{ id: string }[]>`
+        INSERT INTO teams (id, name, slug, updated_at)
+        VALUES (gen_random_uuid(), 'Before', 'before-partitioning', now()) RETURNING id`;
+      const [property] = await db.$queryRaw<{ id: string }[]>`
+        INSERT INTO properties (id, team_id, name, domain, brand_terms, plan, updated_at)
+        VALUES (gen_random_uuid(), ${team!.id}::uuid, 'Acme', 'acme.example', '{}', 'starter', now()) RETURNING id`;
+      if (!property) throw new Error('the property was not made');
       // 300 events over three receipt days, midnight edges included, and one received just now.
       const received = ['2026-11-20T00:00:00.000Z', '2026-11-20T23:59:59.999Z', '2026-11-21T12:00:00.000Z'];
       await db.crawlEvent.createMany({

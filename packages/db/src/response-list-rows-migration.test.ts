@@ -12,7 +12,7 @@ import { runDatabaseUrl } from './testing/run-database.ts';
 // Written with plain SQL, since this Prisma client already knows the columns the migration adds.
 
 const MIGRATIONS = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
-const READ_MODEL = '20261126170000_response_list_rows';
+const READ_MODEL = '20261126180000_response_list_rows';
 const url = runDatabaseUrl.replace(/\/([^/]+)$/, '/$1_list_rows');
 const dirs: string[] = [];
 
@@ -42,9 +42,11 @@ interface Stored {
   sentiment: number | null;
   excerpt: string;
   urls: string[];
+  country: string | null;
+  language: string | null;
 }
 
-/** The fragment as the read model's rows were serialized before it: JSON.stringify, model to sourceUrls. */
+/** The fragment as the read model's rows were serialized before it: JSON.stringify, model to language. */
 const fragmentOf = (r: Stored) =>
   JSON.stringify({
     model: r.model,
@@ -55,6 +57,8 @@ const fragmentOf = (r: Stored) =>
     sentiment: r.mentioned ? r.sentiment : null,
     excerpt: r.excerpt,
     sourceUrls: r.urls,
+    country: r.country,
+    language: r.language,
   }).slice(1, -1);
 
 describe(`migration ${READ_MODEL}`, () => {
@@ -76,13 +80,15 @@ describe(`migration ${READ_MODEL}`, () => {
         [property!.id],
       );
       // 300 answers: hits and misses (some misses with stale details), escapes, sentiments of
-      // every shape, zero to two sources each.
+      // every shape, zero to two sources each, asked with and without a country and a language.
       await client.query(
-        `INSERT INTO responses (id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text)
+        `INSERT INTO responses (id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text,
+           country, language)
          SELECT gen_random_uuid(), p.property_id, p.id, 'model-' || i, current_date - (i % 40), i % 3 <> 0,
            CASE WHEN i % 5 <> 0 THEN 'Acme "' || i || '"' END, CASE WHEN i % 7 <> 0 THEN i END,
            (ARRAY[NULL, 0.5, -0.125, 1e-7, 0.00001, 123.456, 1e21, -0.0]::float8[])[1 + i % 8],
-           E'Line ' || i || E'\\n\\t"quoted" \\\\ \\u0001 ünï 🚀', 'text'
+           E'Line ' || i || E'\\n\\t"quoted" \\\\ \\u0001 ünï 🚀', 'text',
+           CASE WHEN i % 4 <> 0 THEN (ARRAY['US', 'DE', 'FR'])[1 + i % 3] END, CASE WHEN i % 6 <> 0 THEN 'de-CH' END
          FROM prompts p, generate_series(1, 300) AS i`,
       );
       await client.query(
@@ -95,12 +101,14 @@ describe(`migration ${READ_MODEL}`, () => {
         (
           await client.query<Stored>(`
             SELECT r.id, r.model, to_char(r.day, 'YYYY-MM-DD') AS date, r.mentioned, r.matched_term, r.position, r.sentiment,
-              r.excerpt, ARRAY(SELECT url FROM response_sources s WHERE s.response_id = r.id ORDER BY ordinal) AS urls
+              r.excerpt, r.country, r.language, ARRAY(SELECT url FROM response_sources s WHERE s.response_id = r.id ORDER BY ordinal) AS urls
             FROM responses r ORDER BY r.id`)
         ).rows;
       const before = await storedBefore();
       expect(before).toHaveLength(300);
       expect(new Set(before.map((r) => r.urls.length))).toEqual(new Set([0, 1, 2]));
+      expect(new Set(before.map((r) => r.country))).toEqual(new Set([null, 'US', 'DE', 'FR']));
+      expect(new Set(before.map((r) => r.language))).toEqual(new Set([null, 'de-CH']));
 
       const applied = await applyMigrations(url);
       expect(applied.find((m) => m.name === READ_MODEL)?.applied).toBe(true);
@@ -118,7 +126,7 @@ describe(`migration ${READ_MODEL}`, () => {
       }
       // The answers themselves are as they were.
       expect(await storedBefore()).toEqual(before);
-      // And the next migration (20261126171000_response_day_totals) counted them per property and day.
+      // And the next migration (20261126181000_response_day_totals) counted them per property and day.
       const totals = await client.query(`
         SELECT to_char(day, 'YYYY-MM-DD') AS day, responses, mentions FROM response_day_totals ORDER BY day`);
       const counted = await client.query(`

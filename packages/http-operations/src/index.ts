@@ -22,6 +22,7 @@ export {
 } from './operation.ts';
 export { type OperationMetricNames, type OperationTimer, operationMetrics } from './operation-metrics.ts';
 export { createOperationRouter, type InputPart, type OperationRouterOptions } from './operation-router.ts';
+export { setPageLinks } from './page-links.ts';
 export { RecordedAnswer } from './recorded-answer.ts';
 export { type FieldProblem, Refusal } from './refusal.ts';
 export { StreamedAnswer, sendStreamedAnswer } from './streamed-answer.ts';

@@ -1,4 +1,13 @@
-import type { PrismaClient } from '@vt/db';
+import { Prisma, type PrismaClient } from '@vt/db';
+import {
+  beyondCursor,
+  cursorPage,
+  inPageOrder,
+  isoInstant,
+  type Page,
+  pageOrder,
+  type SortColumn,
+} from '@vt/read-model';
 
 /** One email as the console lists it: never its body. */
 export interface TeamEmail {
@@ -33,15 +42,20 @@ const listed = (row: TeamEmail): TeamEmail => ({
   nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
 });
 
-/** A team's most recent emails, newest first (an index walk: team, created_at). */
-export async function listTeamEmails(db: PrismaClient, teamId: string, limit = 100): Promise<TeamEmail[]> {
-  const rows = await db.outgoingEmail.findMany({
-    where: { teamId },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit,
-    select: LISTED,
-  });
-  return rows.map(listed);
+const EMAIL_ORDER: SortColumn[] = [
+  { column: 'created_at', descending: true, type: 'timestamptz' },
+  { column: 'id', descending: true, type: 'uuid' },
+];
+
+/** A page of a team's emails, newest first (an index walk: team, created_at). */
+export async function listTeamEmails(db: PrismaClient, teamId: string, page: Page) {
+  const read = await db.$queryRaw<{ id: string; created_at: Date }[]>(Prisma.sql`
+    SELECT id, created_at FROM outgoing_emails
+    WHERE team_id = ${teamId}::uuid AND ${beyondCursor(EMAIL_ORDER, page)}
+    ${pageOrder(EMAIL_ORDER, page)}`);
+  const { rows, ...cursors } = cursorPage(read, page, (row) => [isoInstant(row.created_at), row.id]);
+  const found = await db.outgoingEmail.findMany({ where: { id: { in: rows.map((row) => row.id) } }, select: LISTED });
+  return { emails: inPageOrder(rows, found).map(listed), ...cursors };
 }
 
 /** One email of the team, or null (another team's is not found either). */

@@ -1,6 +1,15 @@
 import { ALERT_WEBHOOKS_PER_PROPERTY, OperationError } from '@vt/contracts/console';
 import { deriveAlertWebhookSecret } from '@vt/credentials';
-import type { PrismaClient, WebhookDestination } from '@vt/db';
+import { Prisma, type PrismaClient, type WebhookDestination } from '@vt/db';
+import {
+  beyondCursor,
+  cursorPage,
+  inPageOrder,
+  isoInstant,
+  type Page,
+  pageOrder,
+  type SortColumn,
+} from '@vt/read-model';
 import { checkWebhookUrl, type TargetPolicy, targetRefusalMessage } from './target-guard.ts';
 import type { WebhookFormat } from './webhook-request.ts';
 
@@ -122,21 +131,35 @@ function alertWebhookView(
 
 export type AlertWebhookView = ReturnType<typeof alertWebhookView>;
 
+/** The order they were added, then id. */
+const DESTINATION_ORDER: SortColumn[] = [
+  { column: 'created_at', type: 'timestamptz' },
+  { column: 'id', type: 'uuid' },
+];
+
+/** A page of the property's webhooks, oldest first (at most ALERT_WEBHOOKS_PER_PROPERTY in all). */
 export async function listAlertWebhooks(
   db: PrismaClient,
   propertyId: string,
   options: { showSecrets: boolean; signingKey: string | undefined },
+  page: Page,
 ) {
-  const rows = await db.webhookDestination.findMany({
-    where: { propertyId },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-  });
+  const read = await db.$queryRaw<{ id: string; created_at: Date }[]>(Prisma.sql`
+    SELECT id, created_at FROM webhook_destinations
+    WHERE property_id = ${propertyId}::uuid AND ${beyondCursor(DESTINATION_ORDER, page)}
+    ${pageOrder(DESTINATION_ORDER, page)}`);
+  const { rows: keys, ...cursors } = cursorPage(read, page, (row) => [isoInstant(row.created_at), row.id]);
+  const rows = inPageOrder(
+    keys,
+    await db.webhookDestination.findMany({ where: { id: { in: keys.map((k) => k.id) } } }),
+  );
   const activity = await activityOf(
     db,
     rows.map((row) => row.id),
   );
   return {
     webhooks: rows.map((row) => alertWebhookView(row, activity.get(row.id)!, options)),
+    ...cursors,
     limit: ALERT_WEBHOOKS_PER_PROPERTY,
     signingConfigured: Boolean(options.signingKey),
   };

@@ -1,4 +1,4 @@
-import { OperationError } from '@vt/contracts/console';
+import { OperationError, type WebhookSecretRotation } from '@vt/contracts/console';
 import {
   currentWebhookSecret,
   deriveCrawlToken,
@@ -24,6 +24,11 @@ export interface ConnectionSettings {
   publicIngestUrl: string;
   crawlTokenSecret?: string;
   webhookSigningKey?: string;
+  /**
+   * WEBHOOK_SECRET_ROTATION: whether one property's lead webhook secret may be rolled (`property`),
+   * or only every property's at once (`deployment`, the spec's rule and the default).
+   */
+  webhookSecretRotation?: WebhookSecretRotation;
 }
 
 const CRAWL_NOT_CONFIGURED = 'CRAWL_TOKEN_SECRET is not set: crawl ingest answers 503 and has no token.';
@@ -176,6 +181,7 @@ export async function webhookSetup(
     url,
     signingSecret: options.showSecrets ? signingSecret : null,
     ...webhookSecretState(property, options.now ?? new Date()),
+    secretRotation: settings.webhookSecretRotation ?? 'deployment',
     ...(await webhookConnection(db, property, options.now)),
     notes: [
       ...(settings.webhookSigningKey ? [] : [WEBHOOK_NOT_CONFIGURED]),

@@ -1,6 +1,7 @@
 import { isUuid } from '@vt/contracts';
 import { OperationError } from '@vt/contracts/console';
-import { isUniqueViolation, type Plan, type PrismaClient, type Property } from '@vt/db';
+import { isUniqueViolation, type Plan, Prisma, type PrismaClient, type Property } from '@vt/db';
+import { beyondCursor, cursorPage, inPageOrder, type Page, pageOrder, type SortColumn } from '@vt/read-model';
 
 // A team's properties and what /v1 serves about them that people set: brand terms, competitors
 // and prompts. Every function takes the team, so a property of another team is simply not found.
@@ -16,6 +17,8 @@ function propertyView(property: Property) {
     subscriptionStatus: property.subscriptionStatus,
     brandTerms: property.brandTerms,
     countDualUseAsAi: property.countDualUseAsAi,
+    country: property.country,
+    language: property.language,
     createdAt: property.createdAt.toISOString(),
   };
 }
@@ -27,13 +30,29 @@ const competitorView = (c: { id: string; name: string; domain: string | null; te
   terms: c.terms,
 });
 
-const promptView = (p: { id: string; text: string; tags: string[]; active: boolean; createdAt: Date }) => ({
+const promptView = (p: {
+  id: string;
+  text: string;
+  tags: string[];
+  active: boolean;
+  country: string | null;
+  language: string | null;
+  createdAt: Date;
+}) => ({
   id: p.id,
   text: p.text,
   tags: p.tags,
   active: p.active,
+  country: p.country,
+  language: p.language,
   createdAt: p.createdAt.toISOString(),
 });
+
+/** Where a property's or a prompt's questions are asked; null clears a field, absent keeps it. */
+export interface LocationPatch {
+  country?: string | null;
+  language?: string | null;
+}
 
 /** The property `id` of `teamId` (null team: any team, for the operator), or NOT_FOUND. */
 export async function findTeamProperty(db: PrismaClient, teamId: string | null, id: string): Promise<Property> {
@@ -42,9 +61,20 @@ export async function findTeamProperty(db: PrismaClient, teamId: string | null, 
   return property;
 }
 
-export async function listProperties(db: PrismaClient, teamId: string) {
-  const rows = await db.property.findMany({ where: { teamId }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
-  return rows.map(propertyView);
+const PROPERTY_ORDER: SortColumn[] = [
+  { column: 'name', type: 'text' },
+  { column: 'id', type: 'uuid' },
+];
+
+/** A page of the team's properties, by name, then id. */
+export async function listProperties(db: PrismaClient, teamId: string, page: Page) {
+  const read = await db.$queryRaw<{ id: string; name: string }[]>(Prisma.sql`
+    SELECT id, name FROM properties
+    WHERE team_id = ${teamId}::uuid AND ${beyondCursor(PROPERTY_ORDER, page)}
+    ${pageOrder(PROPERTY_ORDER, page)}`);
+  const { rows, ...cursors } = cursorPage(read, page, (row) => [row.name, row.id]);
+  const found = await db.property.findMany({ where: { id: { in: rows.map((row) => row.id) } } });
+  return { properties: inPageOrder(rows, found).map(propertyView), ...cursors };
 }
 
 /** A property with its competitors and prompts (newest first). */
@@ -59,7 +89,7 @@ export async function propertyDetail(db: PrismaClient, property: Property) {
 /** Creates a property; its brand terms default to its name. */
 export async function createProperty(
   db: PrismaClient,
-  input: { teamId: string; name: string; domain: string; plan: Plan; brandTerms?: string[] },
+  input: { teamId: string; name: string; domain: string; plan: Plan; brandTerms?: string[] } & LocationPatch,
 ): Promise<Property> {
   return db.property.create({
     data: {
@@ -68,6 +98,8 @@ export async function createProperty(
       domain: input.domain,
       plan: input.plan,
       brandTerms: input.brandTerms?.length ? input.brandTerms : [input.name],
+      country: input.country ?? null,
+      language: input.language ?? null,
     },
   });
 }
@@ -79,7 +111,13 @@ export async function createProperty(
 export async function updateProperty(
   db: PrismaClient,
   property: Property,
-  patch: { name?: string; plan?: Plan; brandTerms?: string[]; countDualUseAsAi?: boolean; lapsed?: boolean },
+  patch: {
+    name?: string;
+    plan?: Plan;
+    brandTerms?: string[];
+    countDualUseAsAi?: boolean;
+    lapsed?: boolean;
+  } & LocationPatch,
 ): Promise<Property> {
   const { lapsed, brandTerms, ...rest } = patch;
   return db.property.update({
@@ -125,10 +163,22 @@ export async function removeCompetitor(db: PrismaClient, property: Property, com
   if (!count) throw new OperationError('NOT_FOUND', 'No competitor with that id on this property.');
 }
 
-export async function addPrompt(db: PrismaClient, property: Property, input: { text: string; tags?: string[] }) {
+export async function addPrompt(
+  db: PrismaClient,
+  property: Property,
+  input: { text: string; tags?: string[] } & LocationPatch,
+) {
   try {
     return promptView(
-      await db.prompt.create({ data: { propertyId: property.id, text: input.text, tags: input.tags ?? [] } }),
+      await db.prompt.create({
+        data: {
+          propertyId: property.id,
+          text: input.text,
+          tags: input.tags ?? [],
+          country: input.country ?? null,
+          language: input.language ?? null,
+        },
+      }),
     );
   } catch (err) {
     if (isUniqueViolation(err)) throw alreadyExists('This property already has a prompt with that text.');
@@ -142,7 +192,7 @@ export async function updatePrompt(
   db: PrismaClient,
   property: Property,
   promptId: string,
-  patch: { active?: boolean; tags?: string[] },
+  patch: { active?: boolean; tags?: string[] } & LocationPatch,
 ) {
   const { count } = await db.prompt.updateMany({ where: { id: promptId, propertyId: property.id }, data: patch });
   if (!count) throw promptNotFound();

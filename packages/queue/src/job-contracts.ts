@@ -125,12 +125,18 @@ export type LeadJobData = z.infer<typeof leadJob.schema>;
 
 /**
  * Once a UTC day (a job scheduler), and on demand: enqueue every question of `day` (default:
- * today); with `propertyId`, that property's only (a collection started from the console).
+ * today); with `propertyId`, that property's only (a collection started from the console). With
+ * `spread` (the daily scheduler's), each question waits for its prompt's instant in the day's
+ * collection window; without it (ops, the console) every question is asked at once.
  */
 export const answerScheduleJob = {
   queue: QUEUE_NAMES.answerSchedule,
   name: 'collect-day',
-  schema: z.strictObject({ day: z.iso.date().optional(), propertyId: uuid.optional() }),
+  schema: z.strictObject({
+    day: z.iso.date().optional(),
+    propertyId: uuid.optional(),
+    spread: z.boolean().optional(),
+  }),
   options: { ...DEFAULT_JOB_OPTIONS, attempts: 3 },
 } as const satisfies JobContract;
 
@@ -145,7 +151,8 @@ const collectAnswerSchema = z.strictObject({
 
 /**
  * One question for one platform and day, on that platform's own queue: a platform that is down or
- * rate-limiting retries with exponential backoff and jitter on its queue, never holding up another.
+ * rate-limiting is retried on its queue, never holding up another, after the wait the collector
+ * gives (`RetryLaterError`: the platform's Retry-After when it said one, else exponential with jitter).
  */
 export function collectAnswerJob(platform: string) {
   return {
@@ -155,7 +162,7 @@ export function collectAnswerJob(platform: string) {
     options: {
       ...DEFAULT_JOB_OPTIONS,
       attempts: 6,
-      backoff: { type: 'exponential', delay: 30_000, jitter: 0.5 },
+      backoff: { type: DELAY_FROM_ERROR_BACKOFF },
     },
   } as const satisfies JobContract;
 }

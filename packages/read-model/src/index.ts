@@ -2,7 +2,8 @@
 // API (which scopes them to an API key) and the console (which scopes them to a team's property).
 export { listPrompts, listProperties } from './catalog.ts';
 export { competitorShares } from './competitors.ts';
-export type { ListResult } from './list-result.ts';
+export { beyondCursor, cursorPage, inPageOrder, pageOrder, type SortColumn } from './keyset.ts';
+export { isoInstant, type ListResult } from './list-result.ts';
 export type { ReadOperation, ReadRequest } from './read-operations.ts';
 export {
   type DayRange,

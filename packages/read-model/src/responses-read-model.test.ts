@@ -58,6 +58,8 @@ async function rowsAsObjects(propertyId: string): Promise<ResponseRow[]> {
     sentiment: r.mentioned ? r.sentiment : null,
     excerpt: r.excerpt,
     sourceUrls: r.sources.map((s) => s.url),
+    country: r.country,
+    language: r.language,
     property: { id: r.property.id, name: r.property.name },
   }));
 }
@@ -101,6 +103,9 @@ describe('the /v1/responses read model', () => {
           sentiment,
           excerpt: `${awkward} #${i}`,
           text: 'Full text',
+          // Asked with a country and a language, with one of them, or with neither.
+          country: i % 3 === 0 ? null : 'US',
+          language: i % 2 === 0 ? null : 'en-US',
         },
       });
       await db.responseSource.createMany({
@@ -168,13 +173,24 @@ describe('the writers keep the /v1/responses read model in step', () => {
     // Collected (collect-answer and import store through storeJudgedAnswers).
     await db.$transaction((tx) =>
       storeJudgedAnswers(tx, [
-        judged(property.id, prompt.id, 'Nothing about it.', {
-          sources: [{ url: 'https://first.example/a', domain: 'first.example' }],
-        }),
+        {
+          ...judged(property.id, prompt.id, 'Nothing about it.', {
+            sources: [{ url: 'https://first.example/a', domain: 'first.example' }],
+          }),
+          country: 'DE',
+          language: 'de',
+        },
       ]),
     );
     expect(await pageRows()).toMatchObject([
-      { mentioned: false, matchedTerm: null, excerpt: 'Nothing about it.', sourceUrls: ['https://first.example/a'] },
+      {
+        mentioned: false,
+        matchedTerm: null,
+        excerpt: 'Nothing about it.',
+        sourceUrls: ['https://first.example/a'],
+        country: 'DE',
+        language: 'de',
+      },
     ]);
     expect(await pageBody(property.id)).toBe(await expectedBody(property.id));
 
@@ -202,6 +218,8 @@ describe('the writers keep the /v1/responses read model in step', () => {
         position: 0,
         sentiment: 0.00001,
         sourceUrls: ['https://second.example/b', 'https://third.example/c'],
+        country: null,
+        language: null,
       },
     ]);
     expect(await pageBody(property.id)).toBe(await expectedBody(property.id));

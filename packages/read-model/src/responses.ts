@@ -16,6 +16,8 @@ interface ResponseRecord {
   position: number | null;
   sentiment: number | null;
   excerpt: string;
+  country: string | null;
+  language: string | null;
   source_urls: string[];
   property_id: string;
   property_name: string;
@@ -25,7 +27,8 @@ interface ResponseRecord {
 // The row both endpoints share: the detail adds only `text`, so the two cannot differ elsewhere.
 const RESPONSE_COLUMNS = Prisma.sql`
   r.id, r.prompt_id, p.text AS prompt, r.model, to_char(r.day, 'YYYY-MM-DD') AS date, r.mentioned,
-  r.matched_term, r.position, r.sentiment, r.excerpt, pr.id AS property_id, pr.name AS property_name,
+  r.matched_term, r.position, r.sentiment, r.excerpt, r.country, r.language, pr.id AS property_id,
+  pr.name AS property_name,
   to_json(ARRAY(SELECT s.url FROM response_sources s WHERE s.response_id = r.id ORDER BY s.ordinal)) AS source_urls`;
 
 function toResponseRow(record: ResponseRecord): ResponseRow {
@@ -43,6 +46,8 @@ function toResponseRow(record: ResponseRecord): ResponseRow {
     sentiment: mentioned ? record.sentiment : null,
     excerpt: record.excerpt,
     sourceUrls: record.source_urls,
+    country: record.country,
+    language: record.language,
     property: { id: record.property_id, name: record.property_name },
   };
 }
@@ -86,8 +91,8 @@ function pageOfResponses(where: Prisma.Sql, properties: number, page: Page): Pri
 
 /**
  * A list row as JSON text, in the order and spelling of `toResponseRow` serialized: the stored
- * fragment (model to sourceUrls, rendered by Postgres when the answer was written; see the
- * migration 20261126170000_response_list_rows) between the parts that change on their own, the
+ * fragment (model to language, rendered by Postgres when the answer was written; see the
+ * migration 20261126180000_response_list_rows) between the parts that change on their own, the
  * prompt's text and the property's name, joined as the page is read.
  */
 const RENDERED_ROW = Prisma.sql`

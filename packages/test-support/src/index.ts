@@ -41,6 +41,7 @@ export {
 export {
   type ClusterNodeProcess,
   type RunningRedisCluster,
+  startRedis,
   startRedisCluster,
   startRedisWithReplica,
 } from './redis-cluster.ts';

@@ -1,23 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { OUTBOUND_GUARD } from './outbound-log.ts';
 import { ROOT } from './paths.ts';
 import { testEnv } from './test-env.ts';
 
-const TSX = fileURLToPath(import.meta.resolve('tsx'));
+export { freePort } from './ports.ts';
 
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+const TSX = fileURLToPath(import.meta.resolve('tsx'));
 
 export interface RunningProcess {
   child: ChildProcess;

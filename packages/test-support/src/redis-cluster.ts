@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from './processes.ts';
+import { freePort } from './ports.ts';
 
 const run = promisify(execFile);
 
@@ -125,6 +125,31 @@ export async function startRedisCluster(
     },
     stop,
   };
+}
+
+/**
+ * One standalone redis-server of its own on loopback, without persistence: for a benchmark whose
+ * Redis figures (INFO's CPU and command counts) must hold its own traffic only, not a shared Redis's.
+ */
+export async function startRedis(): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'vt-redis-'));
+  const port = await freePort();
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const stop = async () => {
+    await stopNode(child);
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitForPing(port);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: `redis://127.0.0.1:${port}`, port, stop };
 }
 
 /** A standalone master and one replica of it (`--replicaof`), for the replicated durability mode. */

@@ -2,7 +2,8 @@ import { createRequire } from 'node:module';
 import type { Mention } from './mentions.ts';
 
 // AFINN-165 word valences as the `sentiment` library ships them (-5…5).
-const AFINN: Readonly<Record<string, number>> = createRequire(import.meta.url)('sentiment/languages/en/labels.json');
+const require = createRequire(import.meta.url);
+const AFINN: Readonly<Record<string, number>> = require('sentiment/languages/en/labels.json');
 
 /**
  * Where AFINN reads answers about products wrongly: words it lacks that answers judge a product

@@ -20,17 +20,31 @@ export interface PlatformsFound {
   skipped: readonly { platform: AiPlatformId; reason: string }[];
 }
 
-/** Writes every platform's row: collected (and its model) or skipped (and why), and the next daily run. */
+/** Writes every platform's row: collected (its model and daily budget) or skipped (and why), and the next daily run. */
 export async function publishPlatformStatus(
   db: PrismaClient,
   found: PlatformsFound,
   collectAtUtc: string,
   now: Date,
+  /** Each collected platform's daily request budget (null or absent: no limit). */
+  budgets: Readonly<Record<string, number | null>> = {},
 ): Promise<void> {
   const common = { collectAtUtc, nextRunAt: nextDailyRun(collectAtUtc, now), reportedAt: now };
   const rows = [
-    ...found.clients.map((c) => ({ platform: c.platform, configured: true, model: c.model, reason: null })),
-    ...found.skipped.map((s) => ({ platform: s.platform, configured: false, model: null, reason: s.reason })),
+    ...found.clients.map((c) => ({
+      platform: c.platform,
+      configured: true,
+      model: c.model,
+      reason: null,
+      dailyRequestBudget: budgets[c.platform] ?? null,
+    })),
+    ...found.skipped.map((s) => ({
+      platform: s.platform,
+      configured: false,
+      model: null,
+      reason: s.reason,
+      dailyRequestBudget: null,
+    })),
   ].map((row) => ({ ...row, ...common }));
   await db.$transaction(
     rows.map((row) => db.answerPlatformStatus.upsert({ where: { platform: row.platform }, create: row, update: row })),

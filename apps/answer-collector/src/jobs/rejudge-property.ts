@@ -34,6 +34,9 @@ export async function rejudgeProperty(db: PrismaClient, propertyId: string): Pro
             day: r.day,
             text: r.text,
             collectedAt: r.collectedAt,
+            // Judged again, not asked again: where it was asked stays as it was.
+            country: r.country,
+            language: r.language,
             verdict: judgeAnswer({ answer: r.text, citations: r.sources.map((s) => s.url), ...terms }),
           })),
         );

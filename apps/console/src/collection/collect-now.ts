@@ -1,6 +1,6 @@
 import { COLLECT_NOW_LIMIT } from '@vt/contracts/console';
 import { answerScheduleJob, enqueue, type Queue } from '@vt/queue';
-import { type RedisConnection, redisKey } from '@vt/redis';
+import { type RedisConnection, taggedRedisKey } from '@vt/redis';
 
 /** Starting a collection for one property from the console: limited, then queued for the collector. */
 export interface CollectNow {
@@ -17,7 +17,9 @@ export interface CollectNow {
  * One collection per property per window (COLLECT_NOW_LIMIT), shared by every console replica
  * through Redis: a turn is one key set only if absent, expiring with the window. The job is the
  * daily schedule's (answerScheduleJob), so the collector asks each question of the day once
- * (prompt × platform × day) however it was started.
+ * (prompt × platform × day) however it was started. Each property's turn carries its own hash tag
+ * (`{vt:<property>}:collect-now`): on a Redis Cluster the turns spread over the masters rather
+ * than crowd the prefix's one slot.
  */
 export function createCollectNow(options: {
   redis: RedisConnection;
@@ -27,7 +29,7 @@ export function createCollectNow(options: {
   windowSeconds?: number;
 }): CollectNow {
   const window = options.windowSeconds ?? COLLECT_NOW_LIMIT.windowSeconds;
-  const keyOf = (propertyId: string) => redisKey(options.keyPrefix, `collect-now:${propertyId}`);
+  const keyOf = (propertyId: string) => collectNowKey(options.keyPrefix, propertyId);
   const availableAt = async (propertyId: string) => {
     const ms = await options.redis.pttl(keyOf(propertyId));
     return ms > 0 ? new Date(options.now().getTime() + ms) : null;
@@ -48,4 +50,9 @@ export function createCollectNow(options: {
       return null;
     },
   };
+}
+
+/** The Redis key of a property's collect-now turn, under the property's own hash tag. */
+export function collectNowKey(prefix: string, propertyId: string): string {
+  return taggedRedisKey(prefix, propertyId, 'collect-now');
 }

@@ -11,7 +11,17 @@ describe('consoleOperation', () => {
     const operation = consoleOperation(consoleEndpoints.updatePrompt, async ({ params, body, team }) => {
       expectTypeOf(params).toEqualTypeOf<Record<'id' | 'promptId', string>>();
       expectTypeOf(team.teamId).toBeString();
-      return { prompt: { id: params.promptId, text: '', active: body.active ?? true, tags: [], createdAt: '' } };
+      return {
+        prompt: {
+          id: params.promptId,
+          text: '',
+          active: body.active ?? true,
+          tags: [],
+          country: null,
+          language: null,
+          createdAt: '',
+        },
+      };
     });
     expect(operation).toMatchObject({
       operationId: 'updatePrompt',

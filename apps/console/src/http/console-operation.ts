@@ -1,7 +1,7 @@
 import type { ActiveSession, CurrentTeam } from '@vt/accounts';
 import { isUuid } from '@vt/contracts';
 import { type ConsoleAccess, type ConsoleEndpoint, pathParameters, takesIdempotencyKey } from '@vt/contracts/console';
-import type { Operation, PathParameterName, StreamedAnswer } from '@vt/http-operations';
+import { type Operation, type PathParameterName, type StreamedAnswer, setPageLinks } from '@vt/http-operations';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 
@@ -64,6 +64,11 @@ function pathIds(names: readonly string[], raw: Request['params']): Record<strin
   return params;
 }
 
+/** A list page's answer: it names the pages beside it, so the Link header can too. */
+function isCursorPage(answer: unknown): answer is { next_cursor: string | null; prev_cursor: string | null } {
+  return typeof answer === 'object' && answer !== null && 'next_cursor' in answer && 'prev_cursor' in answer;
+}
+
 type ErasedHandler = (
   input: ConsoleContext & { params: Record<string, string>; query: unknown; body: unknown },
 ) => Promise<unknown>;
@@ -90,6 +95,11 @@ export function consoleOperation(endpoint: ConsoleEndpoint, handle: ErasedHandle
     response: endpoint.response,
     streams: endpoint.streams,
     // Path ids never fail: one that is not a UUID is read as the nil UUID, which names nothing.
-    handle: (input) => handle({ ...input, params: pathIds(names, input.req.params) }),
+    handle: async (input) => {
+      const answer = await handle({ ...input, params: pathIds(names, input.req.params) });
+      if (isCursorPage(answer))
+        setPageLinks(input.req, input.res, { next: answer.next_cursor, prev: answer.prev_cursor });
+      return answer;
+    },
   };
 }

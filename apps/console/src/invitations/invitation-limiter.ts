@@ -1,5 +1,5 @@
 import { INVITATION_LIMIT } from '@vt/contracts/console';
-import { type RedisConnection, redisKey } from '@vt/redis';
+import { type RedisConnection, taggedRedisKey } from '@vt/redis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface InvitationLimits {
@@ -29,17 +29,22 @@ export function createInvitationLimiter(
   options: { redis: RedisConnection; keyPrefix: string } & Partial<InvitationLimits>,
 ): InvitationLimiter {
   const windowSeconds = options.windowSeconds ?? INVITATION_LIMIT.windowSeconds;
-  const limiter = (name: string, points: number) =>
+  // Each counter is named whole by `invitationCounterKey`, under a hash tag of its own (the team's
+  // or the person's id), so on a Redis Cluster the counters spread over the masters rather than
+  // crowd the prefix's one slot.
+  const limiter = (points: number) =>
     new RateLimiterRedis({
       storeClient: options.redis,
-      keyPrefix: redisKey(options.keyPrefix, name),
+      keyPrefix: '',
       points,
       duration: windowSeconds,
       rejectIfRedisNotReady: true,
       insuranceLimiter: new RateLimiterMemory({ points, duration: windowSeconds }),
     });
-  const byTeam = limiter('invitations-team', options.perTeam ?? INVITATION_LIMIT.perTeam);
-  const byActor = limiter('invitations-actor', options.perActor ?? INVITATION_LIMIT.perActor);
+  const byTeam = limiter(options.perTeam ?? INVITATION_LIMIT.perTeam);
+  const byActor = limiter(options.perActor ?? INVITATION_LIMIT.perActor);
+  const teamKey = (teamId: string) => invitationCounterKey(options.keyPrefix, 'team', teamId);
+  const actorKey = (actorId: string) => invitationCounterKey(options.keyPrefix, 'actor', actorId);
 
   /** 0 when the point was taken; the seconds to wait when over the limit. */
   const attempt = async (rl: RateLimiterRedis, key: string) => {
@@ -54,14 +59,19 @@ export function createInvitationLimiter(
 
   return {
     async take(teamId, actorId) {
-      const teamWait = await attempt(byTeam, teamId);
+      const teamWait = await attempt(byTeam, teamKey(teamId));
       if (teamWait > 0) return teamWait;
-      const actorWait = await attempt(byActor, actorId);
-      if (actorWait > 0) await byTeam.reward(teamId, 1);
+      const actorWait = await attempt(byActor, actorKey(actorId));
+      if (actorWait > 0) await byTeam.reward(teamKey(teamId), 1);
       return actorWait;
     },
     async giveBack(teamId, actorId) {
-      await Promise.all([byTeam.reward(teamId, 1), byActor.reward(actorId, 1)]);
+      await Promise.all([byTeam.reward(teamKey(teamId), 1), byActor.reward(actorKey(actorId), 1)]);
     },
   };
+}
+
+/** The Redis key of a team's or a person's invitation count, under that id's own hash tag. */
+export function invitationCounterKey(prefix: string, counter: 'team' | 'actor', id: string): string {
+  return taggedRedisKey(prefix, id, `invitations-${counter}`);
 }

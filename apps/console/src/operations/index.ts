@@ -161,9 +161,19 @@ const consoleHandlerModules: ConsoleHandlerModules = {
   exportLeads: exportLeadsHandler,
 };
 
-/** Every catalogued operation with its handler, in the catalogue's order. */
+/**
+ * The catalogued operations a deployment setting leaves out, so their paths answer 404 NOT_FOUND
+ * exactly as a path the console never had: one property's webhook secret rotation exists only
+ * under WEBHOOK_SECRET_ROTATION=property, the spec rotating secrets deployment-wide (LEAD-17).
+ */
+function switchedOff(deps: HandlerDeps): ReadonlySet<ConsoleEndpointId> {
+  return new Set(deps.connection.webhookSecretRotation === 'property' ? [] : ['rotateWebhookSecret']);
+}
+
+/** Every catalogued operation with its handler, in the catalogue's order, but those the deployment switched off. */
 export function consoleOperations(deps: HandlerDeps): ConsoleOperation[] {
   const bind = <Id extends ConsoleEndpointId>(id: Id) =>
     consoleOperation(consoleEndpoints[id], consoleHandlerModules[id](deps));
-  return (Object.keys(consoleEndpoints) as ConsoleEndpointId[]).map(bind);
+  const off = switchedOff(deps);
+  return (Object.keys(consoleEndpoints) as ConsoleEndpointId[]).filter((id) => !off.has(id)).map(bind);
 }

@@ -9,7 +9,8 @@ import { CONSOLE_ORIGIN, createConsoleHarness, type SignedUp } from '../testing/
 // prompt, competitor; or A's property with B's prompt or competitor), reaches nothing of team B
 // and changes nothing of it; a signed-out session reaches nothing at all.
 
-const h = createConsoleHarness();
+// Every catalogued route mounted, the per-property webhook secret rotation (WEBHOOK_SECRET_ROTATION=property) too.
+const h = createConsoleHarness({ connection: { webhookSecretRotation: 'property' } });
 afterAll(() => h.close());
 
 interface TeamWorld {
@@ -97,6 +98,7 @@ const BODIES: Record<string, object> = {
   createAlertWebhook: { format: 'slack', url: 'https://hijack.example.test/hook' },
   updateAlertWebhook: { url: 'https://hijack.example.test/hook', enabled: false },
   updateAlertRules: { rules: [{ kind: 'crawl_rejecting', enabled: true }] },
+  rotateWebhookSecret: { overlapHours: 0 },
 };
 
 const withIds = Object.values(consoleEndpoints).filter((e) => e.path.includes('{'));

@@ -22,7 +22,43 @@ export interface ConsoleInBrowser {
   signIn(person: { email: string; password: string }, viewport?: { width: number; height: number }): Promise<Page>;
   /** A screenshot into `dir` (the test screenshots by default), of the whole page unless `fullPage` is false. */
   shot(page: Page, name: string, dir?: string, options?: { fullPage?: boolean }): Promise<void>;
+  /**
+   * Another console app (other deployment settings, the same database) serving the same UI to the
+   * same browser, on a port of its own; closed with this one unless closed before.
+   */
+  serveAnother(
+    appDeps: ConsoleAppDeps,
+  ): Promise<Pick<ConsoleInBrowser, 'base' | 'signIn'> & { close(): Promise<void> }>;
   close(): Promise<void>;
+}
+
+/** Serves the console app built from `appDeps` with the built UI on a loopback port: its base URL. */
+async function serveConsole(appDeps: ConsoleAppDeps, webRoot: string) {
+  const app = buildConsoleApp({ ...appDeps, registry: createMetricsRegistry('console'), webRoot });
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { base, close };
+}
+
+/** Signs `person` in at `base` in a new page of `browser`, landing on their team. */
+function signInAt(browser: Browser, base: string): ConsoleInBrowser['signIn'] {
+  return async (person, viewport = { width: 1280, height: 900 }) => {
+    const page = await browser.newPage({ viewport });
+    await page.goto(`${base}/sign-in`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/t\/[0-9a-f-]{36}$/);
+    return page;
+  };
 }
 
 /** Builds the UI, serves it with the console app built from `appDeps`, and starts Chromium. */
@@ -31,11 +67,9 @@ export async function openConsoleInBrowser(appDeps: ConsoleAppDeps): Promise<Con
     throw new Error(`The browser tests need Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH.`);
   }
   const outDir = await webBuildOfThisRun();
-  const app = buildConsoleApp({ ...appDeps, registry: createMetricsRegistry('console'), webRoot: outDir });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const address = server.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const served = await serveConsole(appDeps, outDir);
+  const base = served.base;
+  const others: Array<() => Promise<void>> = [];
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
@@ -45,21 +79,19 @@ export async function openConsoleInBrowser(appDeps: ConsoleAppDeps): Promise<Con
   return {
     base,
     browser,
-    async signIn(person, viewport = { width: 1280, height: 900 }) {
-      const page = await browser.newPage({ viewport });
-      await page.goto(`${base}/sign-in`);
-      await page.getByLabel('Email').fill(person.email);
-      await page.getByLabel('Password').fill(person.password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/t\/[0-9a-f-]{36}$/);
-      return page;
+    signIn: signInAt(browser, base),
+    async serveAnother(otherDeps) {
+      const other = await serveConsole(otherDeps, outDir);
+      others.push(other.close);
+      return { base: other.base, signIn: signInAt(browser, other.base), close: other.close };
     },
     async shot(page, name, dir = TEST_SCREENSHOTS, options = {}) {
       await page.screenshot({ path: join(dir, `${name}.png`), fullPage: options.fullPage ?? true });
     },
     async close() {
       await browser.close();
-      await new Promise((resolve) => server.close(resolve));
+      for (const close of others) await close();
+      await served.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { startFakePlatforms } from '@vt/answer-collector/testing';
+import { startVendorReplays } from '@vt/answer-collector/testing';
 import { type RunningApp, scratchDatabase, startApp } from '@vt/test-support';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,7 +6,8 @@ import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.
 import { type ConsoleHarness, createConsoleHarness, type SignedUp } from '../testing/index.ts';
 
 // Answer collection as a marketer sees it, in Chromium, with the real answer collector (its own
-// process, over BullMQ and Postgres) asking local servers that speak the platforms' APIs: with no
+// process, over BullMQ and Postgres) asking, through the vendors' SDKs, local servers that replay
+// the platforms' documented answers: with no
 // key, the answers page says why nothing arrives; with keys, which platforms ask, when next, and
 // what the last run did; an owner starts a collection and its answers arrive, shown with the
 // platforms' product names and the brand's rank among the brands each answer names. On a
@@ -17,13 +18,13 @@ vi.setConfig({ testTimeout: 120_000 });
 let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
 let h: ConsoleHarness;
 let ui: ConsoleInBrowser;
-let fake: Awaited<ReturnType<typeof startFakePlatforms>>;
+let fake: Awaited<ReturnType<typeof startVendorReplays>>;
 let collector: RunningApp | undefined;
 
 beforeAll(async () => {
   scratch = await scratchDatabase('answers_collection_e2e');
   h = createConsoleHarness({ db: scratch.db });
-  fake = await startFakePlatforms((_platform, prompt) => ({
+  fake = await startVendorReplays((_platform, prompt) => ({
     text: `For "${prompt}", Globex is popular and Acme is excellent.`,
     citations: ['https://review.example/fans'],
   }));
@@ -115,16 +116,33 @@ describe('answer collection in the console', () => {
   it('with keys, tells which platforms ask and when; an owner collects now and the answers arrive, ranked, by product name', async () => {
     await startCollector({
       OPENAI_API_KEY: 'sk-e2e-fake',
-      OPENAI_BASE_URL: fake.baseUrl,
+      OPENAI_BASE_URL: fake.baseUrls.chatgpt,
       ANTHROPIC_API_KEY: 'sk-ant-e2e-fake',
-      ANTHROPIC_BASE_URL: fake.baseUrl,
+      ANTHROPIC_BASE_URL: fake.baseUrls.claude,
       COLLECT_AT_UTC: '06:00',
+      OPENAI_DAILY_REQUESTS: '50',
     });
     const owner = await h.signUp('collect-owner');
     const member = await h.signUp('collect-member');
     const { teamId, id } = await propertyOf(owner, member);
 
     const page = await ui.signIn(owner);
+    // Where the buyers are (issue 32 item 3): set in the settings, asked with, shown on each answer.
+    await page.goto(`${ui.base}/t/${teamId}/p/${id}/settings`);
+    const where = page.getByRole('form', { name: 'Where your buyers are' });
+    await where.getByLabel('Country').selectOption('DE');
+    await where.getByLabel('Language').fill('de');
+    await where.getByRole('button', { name: 'Save location' }).click();
+    await expect.poll(async () => (await scratch.db.property.findUniqueOrThrow({ where: { id } })).country).toBe('DE');
+    expect((await scratch.db.property.findUniqueOrThrow({ where: { id } })).language).toBe('de');
+    // The prompt is asked in English from Germany: its own language, the property's country.
+    await page.getByText('Where', { exact: true }).click();
+    const own = page.getByRole('form', { name: 'Where “best desk fan” is asked' });
+    await own.getByLabel('Language').fill('en');
+    await own.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('prompt-location').getByText('asked as Germany · English (its own)').waitFor();
+    expect((await scratch.db.prompt.findFirstOrThrow({ where: { propertyId: id } })).language).toBe('en');
+
     await page.goto(`${ui.base}/t/${teamId}/p/${id}/answers`);
     await page.getByTestId('collection-summary').waitFor();
     const summary = (await page.getByTestId('collection-summary').textContent()) ?? '';
@@ -155,6 +173,15 @@ describe('answer collection in the console', () => {
     expect(answers).toContain('ChatGPT');
     expect(answers).toContain('Claude');
     expect(answers).not.toContain('chatgpt ·');
+    expect(await page.getByTestId('asked-from').allTextContents()).toEqual([
+      ' · asked as Germany · English',
+      ' · asked as Germany · English',
+    ]);
+    // Spend against budget (issue 32 item 4), from the collectors' counter.
+    expect((await page.getByTestId('spend-today').allTextContents()).sort()).toEqual([
+      '1 of 50 requests today',
+      '1 request today (no daily budget)',
+    ]);
     // "Globex is popular and Acme is excellent": Acme is named second of the two brands.
     const ranks = await page.getByTestId('rank').allTextContents();
     expect(ranks).toHaveLength(2);

@@ -165,6 +165,58 @@ describe('the setup dialogs, told truthfully', () => {
     await ui.shot(page, 'webhook-setup-refused-once');
     await page.close();
   });
+
+  it('summarises failed authentication in one row per reason, "401 invalid token × 37 since 14:02", that moved no status (issue 33)', async () => {
+    const t = await teamWithProperty('growth');
+    await h.as(t.owner.token, t.teamId).patch('/api/team', { settings: { timeZone: 'UTC' } });
+    const first = minutesAgo(30);
+    const since = first.toISOString().slice(11, 16); // HH:MM in UTC, the team's zone
+    const summary = (channel: 'crawl' | 'webhook', reason: string, attempts: number) => ({
+      propertyId: t.id,
+      channel,
+      statusCode: 401,
+      outcome: 'rejected; nothing stored',
+      reason,
+      fix:
+        reason === 'invalid_token' ? 'Use the current token from the setup dialog.' : 'Sign with the signing secret.',
+      authenticated: false,
+      attempts,
+      firstAttemptAt: first,
+      createdAt: minutesAgo(1),
+    });
+    await h.db.deliveryLogEntry.createMany({
+      data: [
+        { propertyId: t.id, channel: 'crawl', statusCode: 202, outcome: 'accepted', createdAt: minutesAgo(120) },
+        summary('crawl', 'invalid_token', 37),
+        summary('webhook', 'invalid_signature', 12),
+      ],
+    });
+    const page = await ui.signIn(t.owner);
+    await page.goto(`${ui.base}/t/${t.teamId}/p/${t.id}/crawl`);
+    await page.getByTestId('delivery-log').waitFor();
+    const crawlRow = page.getByTestId('delivery-log').getByTestId('failed-attempts');
+    expect(await crawlRow.count()).toBe(1);
+    const crawlText = (await crawlRow.textContent()) ?? '';
+    expect(crawlText).toContain(`401 invalid token × 37 since ${since}`);
+    expect(crawlText).toContain('did not change the status');
+    // Newest by its last attempt, the summary is first; the status is still the sender's: Connected,
+    // with no refusal named (a summary never decides it).
+    expect(await page.getByTestId('delivery-log').locator('tbody tr').first().getAttribute('data-testid')).toBe(
+      'failed-attempts',
+    );
+    expect(await page.getByTestId('crawl-status').textContent()).toBe('connected');
+    expect(await page.getByTestId('crawl-warning').count()).toBe(0);
+
+    await page.goto(`${ui.base}/t/${t.teamId}/p/${t.id}/webhook`);
+    await page.getByTestId('webhook-log').waitFor();
+    const hookText = (await page.getByTestId('webhook-log').getByTestId('failed-attempts').textContent()) ?? '';
+    expect(hookText).toContain(`401 invalid signature × 12 since ${since}`);
+    expect(hookText).toContain('did not change the status');
+    expect(await page.getByTestId('webhook-status').textContent()).not.toBe('rejecting');
+    expect(await page.getByTestId('webhook-warning').count()).toBe(0);
+    await ui.shot(page, 'webhook-setup-failed-attempts');
+    await page.close();
+  });
 });
 
 describe('the activity page and team settings', () => {

@@ -1,18 +1,20 @@
 import { gzipSync } from 'node:zlib';
-import { deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
+import { currentWebhookSecret, deriveCrawlToken, deriveWebhookSecret } from '@vt/credentials';
 import { createReadApiHarness } from '@vt/read-api/testing';
 import { testEnv } from '@vt/test-support';
 import type { Page } from 'playwright-core';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { formatWhen } from '../../web/src/team-time.ts';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness } from '../testing/index.ts';
 
 // The web UI in headless Chromium (Debian's, driven by playwright-core), over the real console
 // app, Postgres and Redis: a new person signs up, creates a team with the live slug check, adds a
 // paid property and opens its crawl setup; a member of the same team sees no token; keys, the
-// webhook dialog, team members and roles, brand terms, competitors and prompts, and the answers
-// views. Screenshots of the views land in the console app's test-screenshots/.
+// webhook dialog (rolling its secret where the deployment allows it), team members and roles,
+// brand terms, competitors and prompts, and the answers views. Screenshots of the views land in
+// the console app's test-screenshots/.
 
 // A walk through many pages in Chromium, with three more test files running beside it on two
 // cores: on a slow machine one took over 30 s (the suite's default), so these tests get 120 s.
@@ -285,6 +287,8 @@ describe('the console web UI', () => {
     const log = (await asOwner.getByTestId('webhook-log').textContent()) ?? '';
     expect(log).toContain('invalid_signature: Sign with the current secret.');
     expect(log).toContain('{"contact":"ada@example.com"}');
+    // [LEAD-17] The deployment's default rotates secrets only deployment-wide: nothing to roll here.
+    expect(await asOwner.getByRole('button', { name: 'Roll secret' }).count()).toBe(0);
     await shot(asOwner, 'webhook-setup');
     await asOwner.close();
 
@@ -293,5 +297,89 @@ describe('the console web UI', () => {
     expect(await asMember.content()).not.toContain(secret);
     expect(await asMember.getByText('Signing a lead').count()).toBe(0);
     await asMember.close();
+  });
+
+  it('rolls one property’s webhook secret where WEBHOOK_SECRET_ROTATION=property: an owner confirms with an overlap, sees the new secret and until when the previous one verifies', async () => {
+    const KEY = testEnv.WEBHOOK_SIGNING_KEY;
+    // The same database behind a console of a deployment that opted in.
+    const perProperty = createConsoleHarness({ db: h.db, connection: { webhookSecretRotation: 'property' } });
+    const opted = await ui.serveAnother(perProperty.appDeps);
+    try {
+      const owner = await h.signUp('ui-roll-owner');
+      const member = await h.signUp('ui-roll-member');
+      const { teamId } = await h.teamOf(owner, [{ person: member, role: 'member' }]);
+      const id = (
+        await h
+          .as(owner.token, teamId)
+          .post('/api/properties', { name: 'Roll', domain: 'roll.example', plan: 'growth' })
+      ).body.property.id as string;
+      const original = deriveWebhookSecret(KEY, id);
+      const stored = () => h.db.property.findUniqueOrThrow({ where: { id } });
+
+      const page = await opted.signIn(owner);
+      await page.goto(`${opted.base}/t/${teamId}/p/${id}/webhook`);
+      await page.getByTestId('signing-secret').waitFor();
+      expect(await page.getByTestId('signing-secret').textContent()).toBe(original);
+      expect(await page.getByTestId('previous-secret').count()).toBe(0);
+
+      // The confirmation names the overlap; cancelled, nothing is rolled.
+      const dialog = page.getByRole('dialog');
+      await page.getByRole('button', { name: 'Roll secret' }).click();
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain('The previous secret keeps verifying for 24 hours');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      expect((await stored()).webhookSecretNonce).toBeNull();
+
+      await page.getByLabel('The previous secret keeps verifying for').selectOption('72');
+      await page.getByRole('button', { name: 'Roll secret' }).click();
+      await dialog.waitFor();
+      expect(await dialog.textContent()).toContain('keeps verifying for 3 days');
+      await dialog.getByRole('button', { name: 'Roll secret' }).click();
+      await page.getByTestId('rolled-secret').waitFor();
+
+      const row = await stored();
+      const fresh = currentWebhookSecret(KEY, id, row.webhookSecretNonce);
+      expect(fresh).not.toBe(original);
+      const until = row.webhookPreviousSecretUntil as Date;
+      expect(until.getTime() - (row.webhookSecretRotatedAt as Date).getTime()).toBe(72 * 3_600_000);
+      expect(await page.getByTestId('new-signing-secret').textContent()).toBe(fresh);
+      expect(await page.getByTestId('signing-secret').textContent()).toBe(fresh);
+      expect(await page.getByTestId('rolled-secret').textContent()).toContain(
+        `The previous secret keeps verifying until ${formatWhen(until.toISOString())}.`,
+      );
+      // The signing examples follow the new secret.
+      await page.getByText('Node.js 20+').click();
+      expect(await page.locator('pre', { hasText: 'createHmac' }).textContent()).toContain(fresh);
+      await shot(page, 'webhook-secret-rolled');
+
+      // Reopened, the dialog still says until when the previous secret verifies; the new one is the secret shown.
+      await page.reload();
+      await page.getByTestId('previous-secret').waitFor();
+      expect(await page.getByTestId('previous-secret').textContent()).toContain(
+        `the previous secret keeps verifying until ${formatWhen(until.toISOString())}`,
+      );
+      expect(await page.getByTestId('rolled-secret').count()).toBe(0);
+      expect(await page.getByTestId('signing-secret').textContent()).toBe(fresh);
+      await page.close();
+
+      // A member sees the overlap, but neither secret nor the control.
+      const asMember = await opted.signIn(member);
+      await asMember.goto(`${opted.base}/t/${teamId}/p/${id}/webhook`);
+      await asMember.getByTestId('previous-secret').waitFor();
+      expect(await asMember.getByRole('button', { name: 'Roll secret' }).count()).toBe(0);
+      expect(await asMember.content()).not.toContain(fresh);
+      await asMember.close();
+
+      // Under the default (the deployment switched back), no control, and the rolled secret stays the property's.
+      const byDefault = await ui.signIn(owner);
+      await byDefault.goto(`${base}/t/${teamId}/p/${id}/webhook`);
+      await byDefault.getByTestId('signing-secret').waitFor();
+      expect(await byDefault.getByTestId('signing-secret').textContent()).toBe(fresh);
+      expect(await byDefault.getByRole('button', { name: 'Roll secret' }).count()).toBe(0);
+      await byDefault.close();
+    } finally {
+      await opted.close();
+      await perProperty.close();
+    }
   });
 });

@@ -650,7 +650,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the property’s lead webhook signing secret, with an overlap in which both verify
-         * @description A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.
+         * @description Only in a deployment with WEBHOOK_SECRET_ROTATION=property (`secretRotation` of getWebhookSetup); under the default, `deployment` (the spec: secrets rotate only deployment-wide), this path answers 404 NOT_FOUND as an unknown one does. A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.
          *
          *     Owners and admins of the current team.
          */
@@ -787,7 +787,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A webhook’s delivery log: the 50 newest attempts and the deliveries still pending
+         * A webhook’s delivery log: its attempts, newest first, a page at a time, and the deliveries still pending
          * @description Any member of the current team.
          */
         get: operations["getAlertWebhookLog"];
@@ -1558,10 +1558,22 @@ export interface components {
         };
         Members: {
             members: components["schemas"]["Member"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         Invitations: {
             /** @description Invitations not accepted or revoked (pending, and expired ones that can be resent), newest first. */
             invitations: components["schemas"]["Invitation"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         Invitation: {
             /** Format: uuid */
@@ -1649,6 +1661,12 @@ export interface components {
         };
         Properties: {
             properties: components["schemas"]["ConsoleProperty"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         ConsoleProperty: {
             /** Format: uuid */
@@ -1665,6 +1683,10 @@ export interface components {
             brandTerms: string[];
             /** @description Whether dual-use crawlers count in the AI totals (kept and listed either way). */
             countDualUseAsAi: boolean;
+            /** @description ISO 3166-1 alpha-2 country the prompts are asked in; null: each platform’s own default. */
+            country: string | null;
+            /** @description BCP 47 language the prompts are asked in; null: each platform’s own default. */
+            language: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1688,6 +1710,10 @@ export interface components {
             text: string;
             tags: string[];
             active: boolean;
+            /** @description The prompt’s own country; null: the property’s. */
+            country: string | null;
+            /** @description The prompt’s own language; null: the property’s. */
+            language: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1707,6 +1733,16 @@ export interface components {
             plan: "free" | "starter" | "growth" | "scale";
             /** @description Defaults to the property’s name. */
             brandTerms?: string[];
+            /**
+             * @description The property’s ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (every prompt without its own is asked without one).
+             * @example DE
+             */
+            country?: string | null;
+            /**
+             * @description The property’s BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
+             * @example de
+             */
+            language?: string | null;
         };
         UpdateProperty: {
             /** @description Trimmed; empty or only spaces is refused. At most 200 characters. */
@@ -1719,6 +1755,16 @@ export interface components {
             brandTerms?: string[];
             /** @description Count dual-use crawlers (search crawlers whose fetches also feed AI answers: Applebot, Bravebot, PetalBot, GoogleOther) in the AI totals. */
             countDualUseAsAi?: boolean;
+            /**
+             * @description The property’s ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (every prompt without its own is asked without one).
+             * @example DE
+             */
+            country?: string | null;
+            /**
+             * @description The property’s BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
+             * @example de
+             */
+            language?: string | null;
         };
         CompetitorAnswer: {
             competitor: components["schemas"]["Competitor"];
@@ -1741,10 +1787,30 @@ export interface components {
             /** @description Trimmed; empty or only spaces is refused. */
             text: string;
             tags?: string[];
+            /**
+             * @description The prompt’s own ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (the property’s is asked without one).
+             * @example DE
+             */
+            country?: string | null;
+            /**
+             * @description The prompt’s own BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
+             * @example de
+             */
+            language?: string | null;
         };
         UpdatePrompt: {
             active?: boolean;
             tags?: string[];
+            /**
+             * @description The prompt’s own ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (the property’s is asked without one).
+             * @example DE
+             */
+            country?: string | null;
+            /**
+             * @description The prompt’s own BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.
+             * @example de
+             */
+            language?: string | null;
         };
         CrawlSetup: {
             /** Format: uuid */
@@ -1849,6 +1915,11 @@ export interface components {
                 /** Format: date-time */
                 verifiesUntil: string;
             } | null;
+            /**
+             * @description How this deployment rotates lead webhook secrets (WEBHOOK_SECRET_ROTATION). `deployment`, the spec's rule (LEAD-17): only all properties at once, with the deployment key; rotateWebhookSecret answers 404. `property`: owners and admins may also roll this property's secret (rotateWebhookSecret).
+             * @enum {string}
+             */
+            secretRotation: "deployment" | "property";
             /** @enum {string} */
             status: "not_verified" | "rejecting" | "verified";
             latestRefusal: components["schemas"]["LatestRefusal"];
@@ -1891,6 +1962,12 @@ export interface components {
         };
         AlertWebhooks: {
             webhooks: components["schemas"]["AlertWebhook"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
             /** @description Webhooks a property may have (10). */
             limit: number;
             /** @description Whether standard (signed) webhooks can be added: ALERT_WEBHOOK_SIGNING_KEY is set. */
@@ -1964,7 +2041,7 @@ export interface components {
         AlertWebhookLog: {
             /** Format: uuid */
             webhookId: string;
-            /** @description The 50 newest attempts, newest first. */
+            /** @description One page of the attempts, newest first (50 by default); has_more and the cursors page through them. */
             attempts: {
                 /** Format: uuid */
                 deliveryId: string;
@@ -1986,6 +2063,12 @@ export interface components {
                 /** @description The first 256 characters of the receiver’s answer, at most. */
                 responseSnippet: string | null;
             }[];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
             /** @description Deliveries still to be made, oldest first (at most 50). */
             pending: {
                 /** Format: uuid */
@@ -2284,6 +2367,16 @@ export interface components {
             excerpt: string;
             /** @description URLs the platform cited or consulted, in citation order. */
             sourceUrls: string[];
+            /**
+             * @description ISO 3166-1 alpha-2 country the question was asked from (the prompt’s, else the property’s); null when none was set, or the answer was imported without one.
+             * @example DE
+             */
+            country: string | null;
+            /**
+             * @description BCP 47 language the question was asked in; null when none was set.
+             * @example de
+             */
+            language: string | null;
             property: {
                 /** Format: uuid */
                 id: string;
@@ -2357,6 +2450,7 @@ export interface components {
             /** @description Why it is not asked (the variable to set); null when it is. */
             reason: string | null;
             lastRun: components["schemas"]["CollectionRun"];
+            today: components["schemas"]["CollectionRequestsToday"];
         };
         /** @description The property’s most recent run on it; null before one. */
         CollectionRun: {
@@ -2390,6 +2484,20 @@ export interface components {
             /** @description The last failure, as the platform’s HTTP status. */
             lastError: string | null;
         } | null;
+        /** @description Spend against budget, for the whole deployment (every property shares a platform’s budget). */
+        CollectionRequestsToday: {
+            /**
+             * Format: date
+             * @description Today, the UTC day the budget counts.
+             */
+            day: string;
+            /** @description Requests sent to the platform today by every collector replica, retries included. */
+            requests: number;
+            /** @description The deployment’s daily request budget for the platform (<PLATFORM>_DAILY_REQUESTS); null: no limit. */
+            budget: number | null;
+            /** @description Questions not sent today because the budget was spent (they are not carried over). */
+            skippedBudget: number;
+        };
         PropertyTasks: {
             data: components["schemas"]["Task"][];
             /** @description Every match, not just this page. */
@@ -2776,6 +2884,10 @@ export interface components {
                 sentimentWord: "positive" | "neutral" | "negative" | null;
                 /** @description The complete answer as the platform gave it (markdown). */
                 text: string;
+                /** @description The ISO 3166-1 alpha-2 country it was asked from; null: none given. */
+                country: string | null;
+                /** @description The BCP 47 language it was asked in; null: none given. */
+                language: string | null;
                 /** @description The tracked competitors the answer names, first named first. */
                 competitors: {
                     /** Format: uuid */
@@ -2801,6 +2913,12 @@ export interface components {
         };
         ApiKeys: {
             keys: components["schemas"]["ApiKey"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
         };
         ApiKey: {
             /** Format: uuid */
@@ -2850,8 +2968,14 @@ export interface components {
             key: components["schemas"]["ApiKey"];
         };
         TeamEmails: {
-            /** @description The team’s 100 most recent emails. */
+            /** @description The team’s emails, newest first: one page of them. */
             emails: components["schemas"]["TeamEmail"][];
+            /** @description Whether more rows lie beyond this page in the direction of paging: after it, or before it when paging with ending_before. */
+            has_more: boolean;
+            /** @description Pass as starting_after for the page after this one; null when no row follows. */
+            next_cursor: string | null;
+            /** @description Pass as ending_before for the page before this one; null on the first page. */
+            prev_cursor: string | null;
             /** @description Whether this deployment runs the development mail catcher (pnpm start), whose copy of a sent email getCaughtEmail answers. */
             caughtMail: boolean;
         };
@@ -3816,7 +3940,14 @@ export interface operations {
     };
     listMembers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -3836,7 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Members"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4071,7 +4202,14 @@ export interface operations {
     };
     listInvitations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -4091,7 +4229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invitations"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4701,7 +4839,14 @@ export interface operations {
     };
     listProperties: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -4721,7 +4866,7 @@ export interface operations {
                     "application/json": components["schemas"]["Properties"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6417,7 +6562,14 @@ export interface operations {
     };
     listAlertWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -6440,7 +6592,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhooks"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7039,7 +7191,14 @@ export interface operations {
     };
     getAlertWebhookLog: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -7064,7 +7223,7 @@ export interface operations {
                     "application/json": components["schemas"]["AlertWebhookLog"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8673,7 +8832,14 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -8693,7 +8859,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeys"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8946,7 +9112,14 @@ export interface operations {
     };
     listTeamEmails: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description A cursor (`next_cursor` of a page): the page starts just after that row, however many rows were added since. Not with `offset` or `ending_before`. */
+                starting_after?: string;
+                /** @description A cursor (`prev_cursor` of a page): the page ends just before that row, paging backwards. Not with `offset` or `starting_after`. */
+                ending_before?: string;
+            };
             header?: {
                 /** @description Your own id for the request, echoed in the answer’s `X-Request-Id` and written in the service’s log lines for it: 1 to 128 letters, digits or `- _ . : + / =`. Absent or otherwise, the service mints one (a UUID). */
                 "X-Request-Id"?: components["schemas"]["RequestId"];
@@ -8966,7 +9139,7 @@ export interface operations {
                     "application/json": components["schemas"]["TeamEmails"];
                 };
             };
-            /** @description TEAM_NOT_SELECTED */
+            /** @description INVALID_PARAM, TEAM_NOT_SELECTED */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

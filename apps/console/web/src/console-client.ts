@@ -15,6 +15,36 @@ const client = createClient<paths>({ credentials: 'same-origin' });
 const team = (teamId: string) => ({ headers: teamId ? { 'x-team-id': teamId } : {} });
 const property = (teamId: string, id: string) => ({ ...team(teamId), params: { path: { id } } });
 
+/** What every paged console list answers beside its rows. */
+interface CursorPage {
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/**
+ * Every row of a paged list, its pages followed by `next_cursor` and put together in one answer
+ * shaped like its first page. The screens that show a list whole (keys, invitations, the property
+ * pickers) stay whole however long it grows; a team's lists fit one page of 100 but for the largest.
+ */
+async function wholeList<Field extends string, Page extends CursorPage & Record<Field, unknown[]>>(
+  field: Field,
+  read: (startingAfter: string | undefined) => Promise<Page>,
+): Promise<Page> {
+  const first = await read(undefined);
+  const rows = [...first[field]];
+  let page: Page = first;
+  while (page.has_more && page.next_cursor) {
+    page = await read(page.next_cursor);
+    rows.push(...page[field]);
+  }
+  return { ...first, [field]: rows, has_more: false, next_cursor: null };
+}
+
+/** The query of a list's page after `startingAfter` (none: its first page). */
+const after = (startingAfter: string | undefined) => ({
+  params: { query: startingAfter ? { starting_after: startingAfter } : {} },
+});
+
 export const consoleApi = {
   signUp: (body: ConsoleBody<'signUp'>) => answer(client.POST('/api/auth/sign-up', { body })),
   signIn: (body: ConsoleBody<'signIn'>) => answer(client.POST('/api/auth/sign-in', { body })),
@@ -32,7 +62,10 @@ export const consoleApi = {
   removeMember: (teamId: string, userId: string) =>
     done(client.DELETE('/api/team/members/{userId}', { ...team(teamId), params: { path: { userId } } })),
   leaveTeam: (teamId: string) => done(client.POST('/api/team/leave', team(teamId))),
-  listInvitations: (teamId: string) => answer(client.GET('/api/team/invitations', team(teamId))),
+  listInvitations: (teamId: string) =>
+    wholeList('invitations', (cursor) =>
+      answer(client.GET('/api/team/invitations', { ...team(teamId), ...after(cursor) })),
+    ),
   inviteMember: (teamId: string, body: ConsoleBody<'inviteMember'>) =>
     answer(client.POST('/api/team/invitations', { ...team(teamId), body })),
   resendInvitation: (teamId: string, id: string) =>
@@ -43,7 +76,8 @@ export const consoleApi = {
   getInvitation: (token: string) => answer(client.POST('/api/invitations/lookup', { body: { token } })),
   acceptInvitation: (token: string) => answer(client.POST('/api/invitations/accept', { body: { token } })),
 
-  listProperties: (teamId: string) => answer(client.GET('/api/properties', team(teamId))),
+  listProperties: (teamId: string) =>
+    wholeList('properties', (cursor) => answer(client.GET('/api/properties', { ...team(teamId), ...after(cursor) }))),
   createProperty: (teamId: string, body: ConsoleBody<'createProperty'>) =>
     answer(client.POST('/api/properties', { ...team(teamId), body })),
   getProperty: (teamId: string, id: string) => answer(client.GET('/api/properties/{id}', property(teamId, id))),
@@ -85,6 +119,9 @@ export const consoleApi = {
     answer(client.GET('/api/properties/{id}/crawl/log', property(teamId, id))),
   getWebhookSetup: (teamId: string, id: string) =>
     answer(client.GET('/api/properties/{id}/webhook', property(teamId, id))),
+  // Only where the deployment allows it (WEBHOOK_SECRET_ROTATION=property; the setup's secretRotation says).
+  rotateWebhookSecret: (teamId: string, id: string, body: ConsoleBody<'rotateWebhookSecret'>) =>
+    answer(client.POST('/api/properties/{id}/webhook/rotate', { ...property(teamId, id), body })),
   getWebhookLog: (teamId: string, id: string) =>
     answer(client.GET('/api/properties/{id}/webhook/log', property(teamId, id))),
 
@@ -211,7 +248,8 @@ export const consoleApi = {
       }),
     ),
 
-  listApiKeys: (teamId: string) => answer(client.GET('/api/keys', team(teamId))),
+  listApiKeys: (teamId: string) =>
+    wholeList('keys', (cursor) => answer(client.GET('/api/keys', { ...team(teamId), ...after(cursor) }))),
   createApiKey: (teamId: string, body: ConsoleBody<'createApiKey'>) =>
     answer(client.POST('/api/keys', { ...team(teamId), body })),
   revokeApiKey: (teamId: string, id: string) => done(client.DELETE('/api/keys/{id}', property(teamId, id))),

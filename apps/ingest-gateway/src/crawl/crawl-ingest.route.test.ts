@@ -741,6 +741,29 @@ describe('POST /api/ingest/crawl/:propertyId: rejections, delivery log and statu
     expect(await statusOf(quiet.property.id)).toBe('nothing_arriving');
   });
 
+  it('[CRAWL-30] a sender left on a rotated token turns the status Rejecting; a stranger’s wrong token does not', async () => {
+    const { property, token } = await h.createProperty();
+    expect((await post(property, token, ndjson([line()]))).status).toBe(202);
+    await h.flushDeliveryLog();
+    await h.db
+      .$executeRaw`UPDATE delivery_log_entries SET created_at = now() - interval '25 hours' WHERE property_id = ${property.id}::uuid`;
+    // A stranger's junk: summarised, and the status is what the sender's own rows say.
+    for (let i = 0; i < 3; i++)
+      expectRejection(await post(property, 'vtc_junk', ndjson([line()])), 401, 'invalid_token');
+    expect(await statusOf(property.id)).toBe('nothing_arriving');
+    // The owner rotates; the sender still posts with the old token: its own attempt, logged as one.
+    await h.db.property.update({ where: { id: property.id }, data: { crawlTokenVersion: { increment: 1 } } });
+    expectRejection(await post(property, token, ndjson([line()])), 401, 'rotated_token');
+    expect(await statusOf(property.id)).toBe('rejecting');
+    const rows = await rowsOf(property.id);
+    expect(rows.find((row) => row.reason === 'rotated_token')).toMatchObject({
+      statusCode: 401,
+      authenticated: true,
+      attempts: 1,
+    });
+    expect(await jobsOf(property.id)).toHaveLength(1);
+  });
+
   it('[CRAWL-32] a named batch is still recognised after its row aged out of the last 50 (improved: remembered 24 h)', async () => {
     const { property, token } = await h.createProperty();
     const key = randomUUID();

@@ -140,6 +140,13 @@ async function ingestBatch(
     answers.reject(res, refusal);
   };
   const problem = checkProperty(property, token, secret);
+  // A token of one of the property's earlier versions is its own sender's, left on a rotated
+  // token: only the property's senders ever held one, so the attempt is logged as theirs and may
+  // turn the status Rejecting (the spec's 401 "including a rotated token"), unlike a stranger's.
+  if (problem?.code === 'invalid_token' && isRotatedToken(property, token, secret)) {
+    discardRestOfBody(req);
+    return refuse(withTokenHint(crawlRejection('rotated_token'), source));
+  }
   if (problem?.code === 'invalid_token') {
     // Anyone who knows the property id can get here: counted into the log's summary row, never a
     // row of its own, and past the limits answered 429 (./failed-auth-limiter.ts).
@@ -359,6 +366,18 @@ function withFix(rejection: Rejection, fix: string | undefined): Rejection {
 /** A token rejection with where this provider sets the token. */
 function withTokenHint(rejection: Rejection, source: CrawlSource): Rejection {
   return source.tokenHint ? { ...rejection, hint: source.tokenHint } : rejection;
+}
+
+/** How many earlier token versions a refused token is compared with (a rotation is a version bump). */
+const ROTATED_TOKEN_VERSIONS_CHECKED = 10;
+
+/** Whether the token is one the property had before a rotation (checked only once the current one failed). */
+function isRotatedToken(property: Property, token: string, secret: string): boolean {
+  const oldest = Math.max(1, property.crawlTokenVersion - ROTATED_TOKEN_VERSIONS_CHECKED);
+  for (let version = property.crawlTokenVersion - 1; version >= oldest; version--) {
+    if (verifyCrawlToken(secret, property.id, version, token)) return true;
+  }
+  return false;
 }
 
 function checkProperty(property: Property, token: string, secret: string): Rejection | null {

@@ -7,9 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createGatewayHarness } from '../testing/gateway-harness.ts';
 
 // Issue 31, item 6, through the real gateway: one property's secret rotated (as the console and
-// `ops webhooks rotate-secret` do) verifies with both secrets during the overlap, refuses the old
-// one after it, and leaves every other property's secret alone. A property never rotated keeps the
-// secret derived from its id (LEAD-17's default).
+// `ops webhook rotate-secret` do where WEBHOOK_SECRET_ROTATION=property) verifies with both secrets
+// during the overlap, refuses the old one after it, and leaves every other property's secret alone.
+// A property never rotated keeps the secret derived from its id (LEAD-17's default). The gateway has
+// no rotation setting: it honours what a property's row holds, so a deployment that switches back
+// to `deployment` breaks no sender who already moved.
 
 const KEY = testEnv.WEBHOOK_SIGNING_KEY;
 const settings = { publicIngestUrl: 'https://ingest.example.test', webhookSigningKey: KEY };

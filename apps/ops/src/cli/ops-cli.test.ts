@@ -133,6 +133,24 @@ describe('ops property commands', () => {
     expect(row).not.toContain(json.webhook.signingSecret);
   });
 
+  it('property create and set-location keep where the buyers are, canonical; a bad code is refused naming the option, changing nothing', async () => {
+    const { slug } = await newTeam();
+    const created = await ops(
+      ...['property', 'create', '--team', slug, '--name', 'Acme', '--domain', 'acme-de.example', '--plan', 'growth'],
+      ...['--country', 'de', '--language', 'de-at'],
+    );
+    expect(created.code).toBe(0);
+    expect(created.json.property).toMatchObject({ country: 'DE', language: 'de-AT' });
+    const id = created.json.property.id as string;
+    const bad = await ops('property', 'set-location', '--property', id, '--country', 'UK', '--language', 'en');
+    expect(bad.code).not.toBe(0);
+    expect(bad.json.error.message).toContain('--country');
+    expect(await db.property.findUniqueOrThrow({ where: { id } })).toMatchObject({ country: 'DE', language: 'de-AT' });
+    const cleared = await ops('property', 'set-location', '--property', id, '--country', 'none', '--language', 'pt-br');
+    expect(cleared.json.property).toMatchObject({ country: null, language: 'pt-BR' });
+    expect(await db.property.findUniqueOrThrow({ where: { id } })).toMatchObject({ country: null, language: 'pt-BR' });
+  });
+
   it('property create refuses an unknown plan, a bad domain and an unknown team, naming the option', async () => {
     const { slug } = await newTeam();
     const plan = await ops(

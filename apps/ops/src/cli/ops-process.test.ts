@@ -212,5 +212,6 @@ describe('progress', () => {
     expect(piped.code).toBe(0);
     expect(piped.stderr).toBe('');
     expect(JSON.parse(piped.stdout).operators).toHaveLength(1);
-  });
+    // Two CLI processes (tsx) each refreshing the catalogue: seconds on a quiet machine.
+  }, 90_000);
 });

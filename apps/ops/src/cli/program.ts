@@ -18,8 +18,9 @@ import { maintainPartitions, migrateDatabase } from './commands/database.ts';
 import { configReference, writeConfigReference } from './commands/docs-config.ts';
 import { exportCsv } from './commands/export-csv.ts';
 import { recentLeads, webhookLog, webhookStatus } from './commands/lead-webhook.ts';
-import { createProperty, setPropertyPlan, showProperty } from './commands/properties.ts';
+import { createProperty, setPropertyLocation, setPropertyPlan, showProperty } from './commands/properties.ts';
 import { addTeamMember, createTeam, createUser } from './commands/teams.ts';
+import { rotateWebhookSecret } from './commands/webhook-secret-rotation.ts';
 import type { OpsContext } from './context.ts';
 import { OpsError } from './ops-error.ts';
 import { type Progress, silentProgress, terminalProgress } from './progress.ts';
@@ -162,7 +163,14 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
     .requiredOption('--domain <domain>')
     .requiredOption('--plan <plan>', 'free | starter | growth | scale')
     .option('--brand-term <term...>', 'brand terms to match in answers (default: the name)')
+    .option('--country <code>', 'ISO 3166-1 alpha-2 country its prompts are asked from (default: none)')
+    .option('--language <tag>', 'BCP 47 language its prompts are asked in (default: none)')
     .action(action(createProperty));
+  sub(property, 'set-location', 'where the buyers are: the country and language its prompts are asked in')
+    .requiredOption('--property <id>')
+    .option('--country <code>', 'ISO 3166-1 alpha-2 country (US, DE); none clears it')
+    .option('--language <tag>', 'BCP 47 language (en, de, pt-BR); none clears it')
+    .action(action(setPropertyLocation));
   sub(property, 'set-plan', 'change the plan; --lapsed marks the subscription lapsed')
     .requiredOption('--property <id>')
     .requiredOption('--plan <plan>', 'free | starter | growth | scale')
@@ -216,6 +224,14 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
   sub(webhook, 'log', 'the webhook delivery log: the 20 newest of the 50 kept')
     .requiredOption('--property <id>')
     .action(action(webhookLog));
+  sub(
+    webhook,
+    'rotate-secret',
+    "roll one property's signing secret (WEBHOOK_SECRET_ROTATION=property only); the previous one verifies through the overlap",
+  )
+    .requiredOption('--property <id>')
+    .option('--overlap-hours <n>', 'hours the previous secret keeps verifying, 0 to 168 (default: 24)')
+    .action(action(rotateWebhookSecret));
   sub(program, 'leads', 'recent leads (50 newest) and AI-attributed leads per day and platform')
     .requiredOption('--property <id>')
     .option('--days <n>', 'UTC days ending today (default: 30)')
@@ -279,9 +295,15 @@ function buildOpsProgram(io: ProgramIo, json: boolean): { program: Command; exit
   sub(docs, 'config', 'the configuration reference (markdown), from the config schemas')
     .option('--write <readme>', 'replace the reference between the config markers of this file')
     .action((options) => {
-      if (options.write) print(writeConfigReference(options.write));
-      else if (json) print({ markdown: configReference() });
-      else io.stdout(configReference());
+      try {
+        if (options.write) print(writeConfigReference(options.write));
+        else if (json) print({ markdown: configReference() });
+        else io.stdout(configReference());
+      } catch (err) {
+        // The documented envelope, never a stack trace: a page without markers, one not there.
+        if (err instanceof OpsError) fail(err.code, err.message);
+        else fail('internal_error', (err as Error).message);
+      }
     });
 
   return {

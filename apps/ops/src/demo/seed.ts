@@ -472,6 +472,9 @@ function collectAnswers(
           excerpt: verdict.excerpt,
           text,
           collectedAt: new Date(day.getTime() + Math.floor(rng() * collectedWithin)),
+          // Demo answers were asked nowhere in particular: the platforms' defaults.
+          country: null,
+          language: null,
         });
         for (const [ordinal, source] of verdict.sources.entries()) {
           out.sources.push({ responseId, ordinal, ...source, propertyId, day, model });

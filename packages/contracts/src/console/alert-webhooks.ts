@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import '../errors.ts'; // extends zod with .openapi()
 import { alertNotificationTypeSchema } from '../alert-notification.ts';
+import { cursorPageFields } from '../list-cursor.ts';
 import {
   ALERT_WEBHOOK_DESCRIPTION_MAX,
   ALERT_WEBHOOK_LOG_MAX,
@@ -79,6 +80,7 @@ export const alertWebhookSchema = z
 export const alertWebhooksSchema = z
   .object({
     webhooks: z.array(alertWebhookSchema),
+    ...cursorPageFields,
     limit: z
       .number()
       .int()
@@ -126,7 +128,10 @@ export const alertWebhookLogSchema = z
             .openapi({ description: 'The first 256 characters of the receiver’s answer, at most.' }),
         }),
       )
-      .openapi({ description: `The ${ALERT_WEBHOOK_LOG_MAX} newest attempts, newest first.` }),
+      .openapi({
+        description: `One page of the attempts, newest first (${ALERT_WEBHOOK_LOG_MAX} by default); has_more and the cursors page through them.`,
+      }),
+    ...cursorPageFields,
     pending: z
       .array(
         z.object({

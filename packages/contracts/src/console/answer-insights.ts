@@ -186,6 +186,14 @@ export const answerDetailSchema = z
       sentiment: z.number().nullable(),
       sentimentWord: sentimentWordSchema,
       text: z.string().openapi({ description: 'The complete answer as the platform gave it (markdown).' }),
+      country: z
+        .string()
+        .nullable()
+        .openapi({ description: 'The ISO 3166-1 alpha-2 country it was asked from; null: none given.' }),
+      language: z
+        .string()
+        .nullable()
+        .openapi({ description: 'The BCP 47 language it was asked in; null: none given.' }),
       competitors: z
         .array(z.object({ id: z.uuid(), name: z.string(), position: z.number().int() }))
         .openapi({ description: 'The tracked competitors the answer names, first named first.' }),

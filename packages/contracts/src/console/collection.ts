@@ -30,6 +30,26 @@ const lastRunSchema = z
   })
   .openapi('CollectionRun');
 
+const requestsTodaySchema = z
+  .object({
+    day: z.iso.date().openapi({ description: 'Today, the UTC day the budget counts.' }),
+    requests: z
+      .number()
+      .int()
+      .openapi({ description: 'Requests sent to the platform today by every collector replica, retries included.' }),
+    budget: z.number().int().nullable().openapi({
+      description:
+        'The deployment’s daily request budget for the platform (<PLATFORM>_DAILY_REQUESTS); null: no limit.',
+    }),
+    skippedBudget: z
+      .number()
+      .int()
+      .openapi({ description: 'Questions not sent today because the budget was spent (they are not carried over).' }),
+  })
+  .openapi('CollectionRequestsToday', {
+    description: 'Spend against budget, for the whole deployment (every property shares a platform’s budget).',
+  });
+
 const platformStatusSchema = z
   .object({
     platform: z
@@ -44,6 +64,7 @@ const platformStatusSchema = z
     lastRun: lastRunSchema
       .nullable()
       .openapi({ description: 'The property’s most recent run on it; null before one.' }),
+    today: requestsTodaySchema,
   })
   .openapi('CollectionPlatform');
 

@@ -32,6 +32,15 @@ import {
   invitationTokenBody,
   inviteMemberBody,
 } from './invitations.ts';
+import {
+  alertWebhookLogQuery,
+  alertWebhooksQuery,
+  apiKeysQuery,
+  invitationsQuery,
+  membersQuery,
+  propertiesQuery,
+  teamEmailsQuery,
+} from './list-pages.ts';
 import { caughtEmailSchema, queuedTestEmailSchema, TEST_EMAIL_LIMIT, teamEmailsSchema } from './outgoing-mail.ts';
 import { onboardingQuery, onboardingSchema, overviewQuery, overviewSchema } from './overview.ts';
 import {
@@ -263,8 +272,10 @@ export const consoleEndpoints = {
     path: '/api/team/members',
     summary: 'The current team’s members with roles',
     access: 'member',
+    query: membersQuery,
     status: 200,
     response: membersSchema,
+    errors: ['INVALID_PARAM'],
   }),
   removeMember: endpoint({
     operationId: 'removeMember',
@@ -294,8 +305,10 @@ export const consoleEndpoints = {
     description:
       'Owners and admins only: an invited address is not the team’s to show its members before that person says yes.',
     access: 'admin',
+    query: invitationsQuery,
     status: 200,
     response: invitationsSchema,
+    errors: ['INVALID_PARAM'],
   }),
   inviteMember: endpoint({
     operationId: 'inviteMember',
@@ -363,8 +376,10 @@ export const consoleEndpoints = {
     path: '/api/properties',
     summary: 'The current team’s properties, every plan',
     access: 'member',
+    query: propertiesQuery,
     status: 200,
     response: propertiesSchema,
+    errors: ['INVALID_PARAM'],
   }),
   createProperty: endpoint({
     operationId: 'createProperty',
@@ -526,7 +541,7 @@ export const consoleEndpoints = {
     path: '/api/properties/{id}/webhook/rotate',
     summary: 'Rotate the property’s lead webhook signing secret, with an overlap in which both verify',
     description:
-      'A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.',
+      'Only in a deployment with WEBHOOK_SECRET_ROTATION=property (`secretRotation` of getWebhookSetup); under the default, `deployment` (the spec: secrets rotate only deployment-wide), this path answers 404 NOT_FOUND as an unknown one does. A new secret becomes current (shown in this answer and in the dialog); the one it replaces keeps verifying for `overlapHours` (default 24), then is refused (401 invalid_signature). A rotation during an overlap ends the older secret at once. The ingest gateway takes a rotation up within its property cache (PROPERTY_CACHE_TTL_MS, 10 s by default). Other properties, and the deployment-wide key, are untouched.',
     access: 'admin',
     body: rotateWebhookSecretBody,
     status: 200,
@@ -550,9 +565,10 @@ export const consoleEndpoints = {
     summary: 'Where the property’s alerts are posted: Slack-compatible and signed (Standard Webhooks) webhooks',
     description: 'Members get the same answer with each URL and signing secret null (the host is shown).',
     access: 'member',
+    query: alertWebhooksQuery,
     status: 200,
     response: alertWebhooksSchema,
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
   }),
   createAlertWebhook: endpoint({
     operationId: 'createAlertWebhook',
@@ -615,11 +631,12 @@ export const consoleEndpoints = {
     operationId: 'getAlertWebhookLog',
     method: 'get',
     path: '/api/properties/{id}/alert-webhooks/{webhookId}/log',
-    summary: 'A webhook’s delivery log: the 50 newest attempts and the deliveries still pending',
+    summary: 'A webhook’s delivery log: its attempts, newest first, a page at a time, and the deliveries still pending',
     access: 'member',
+    query: alertWebhookLogQuery,
     status: 200,
     response: alertWebhookLogSchema,
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'INVALID_PARAM'],
   }),
   getWeeklyReportSubscription: endpoint({
     operationId: 'getWeeklyReportSubscription',
@@ -866,8 +883,10 @@ export const consoleEndpoints = {
     path: '/api/keys',
     summary: 'The current team’s read API keys (never the keys themselves)',
     access: 'member',
+    query: apiKeysQuery,
     status: 200,
     response: apiKeysSchema,
+    errors: ['INVALID_PARAM'],
   }),
   createApiKey: endpoint({
     operationId: 'createApiKey',
@@ -898,8 +917,10 @@ export const consoleEndpoints = {
     description:
       'Newest first: pending emails with their attempts, last error and next attempt (the SMTP server may be down: they wait and are retried), sent and failed ones. Never a body.',
     access: 'admin',
+    query: teamEmailsQuery,
     status: 200,
     response: teamEmailsSchema,
+    errors: ['INVALID_PARAM'],
   }),
   sendTestEmail: endpoint({
     operationId: 'sendTestEmail',

@@ -8,6 +8,7 @@ export * from './fields.ts';
 export * from './idempotency.ts';
 export * from './invitations.ts';
 export * from './limits.ts';
+export * from './list-pages.ts';
 export { buildConsoleOpenApiDocument } from './openapi.ts';
 export * from './outgoing-mail.ts';
 export * from './overview.ts';

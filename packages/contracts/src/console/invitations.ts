@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { emailSchema, roleSchema } from './fields.ts';
 import '../errors.ts';
+import { cursorPageFields } from '../list-cursor.ts';
 
 // Invitations to join a team by email: what owners and admins send, list, resend and revoke, and
 // what the person holding the link sees and accepts.
@@ -68,6 +69,7 @@ export const invitationsSchema = z
     invitations: z.array(invitationSchema).openapi({
       description: 'Invitations not accepted or revoked (pending, and expired ones that can be resent), newest first.',
     }),
+    ...cursorPageFields,
   })
   .openapi('Invitations');
 

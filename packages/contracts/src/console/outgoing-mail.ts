@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import '../errors.ts';
+import { cursorPageFields } from '../list-cursor.ts';
 
 // What the console says of a team's outgoing email: each email's delivery (pending ones with
 // their attempts and last error), and in development the copy the mail catcher received.
@@ -8,9 +9,6 @@ const timestamp = z.iso.datetime({ offset: true });
 
 /** Test emails a team may queue per hour: each goes to a real inbox. */
 export const TEST_EMAIL_LIMIT = { perTeam: 5, windowSeconds: 3600 } as const;
-
-/** How many of a team's emails the list holds, newest first. */
-export const TEAM_EMAILS_LIMIT = 100;
 
 export const teamEmailSchema = z
   .object({
@@ -37,7 +35,8 @@ export const teamEmailSchema = z
 
 export const teamEmailsSchema = z
   .object({
-    emails: z.array(teamEmailSchema).openapi({ description: `The team’s ${TEAM_EMAILS_LIMIT} most recent emails.` }),
+    emails: z.array(teamEmailSchema).openapi({ description: 'The team’s emails, newest first: one page of them.' }),
+    ...cursorPageFields,
     caughtMail: z.boolean().openapi({
       description:
         'Whether this deployment runs the development mail catcher (pnpm start), whose copy of a sent email getCaughtEmail answers.',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countryCodeSchema, languageTagSchema } from '../answer-location.ts';
 import {
   competitorsQuery,
   dateRangeParams,
@@ -58,12 +59,36 @@ export const checkSlugQuery = z.object({ slug: z.string().max(NAME_MAX) });
 
 export const changeRoleBody = z.strictObject({ userId: uuidSchema, role: roleSchema }).openapi('ChangeRole');
 
+/**
+ * Where the buyers are: a country and a language the prompts are asked in, each null to clear it
+ * (the platform's own default, or for a prompt its property's).
+ */
+function locationFields(whose: string, fallback: string) {
+  return {
+    country: countryCodeSchema
+      .nullable()
+      .optional()
+      .openapi({
+        description: `${whose} ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (${fallback} is asked without one).`,
+        example: 'DE',
+      }),
+    language: languageTagSchema
+      .nullable()
+      .optional()
+      .openapi({
+        description: `${whose} BCP 47 language tag (en, de, pt-BR), stored canonical; null clears it.`,
+        example: 'de',
+      }),
+  };
+}
+
 export const createPropertyBody = z
   .strictObject({
     name: displayNameSchema,
     domain: domainSchema,
     plan: planSchema.default('free'),
     brandTerms: termListSchema.optional().openapi({ description: 'Defaults to the property’s name.' }),
+    ...locationFields('The property’s', 'every prompt without its own'),
   })
   .openapi('CreateProperty');
 
@@ -76,6 +101,7 @@ export const updatePropertyBody = z
       description:
         'Count dual-use crawlers (search crawlers whose fetches also feed AI answers: Applebot, Bravebot, PetalBot, GoogleOther) in the AI totals.',
     }),
+    ...locationFields('The property’s', 'every prompt without its own'),
   })
   .openapi('UpdateProperty');
 
@@ -96,11 +122,16 @@ export const createPromptBody = z
       .max(PROMPT_TEXT_MAX)
       .openapi({ description: 'Trimmed; empty or only spaces is refused.' }),
     tags: termListSchema.optional(),
+    ...locationFields('The prompt’s own', 'the property’s'),
   })
   .openapi('CreatePrompt');
 
 export const updatePromptBody = z
-  .strictObject({ active: z.boolean().optional(), tags: termListSchema.optional() })
+  .strictObject({
+    active: z.boolean().optional(),
+    tags: termListSchema.optional(),
+    ...locationFields('The prompt’s own', 'the property’s'),
+  })
   .openapi('UpdatePrompt');
 
 export const ACTIVITY_MAX_DAYS = 366;

@@ -85,7 +85,7 @@ export const slugCheckSchema = z
   })
   .openapi('SlugCheck');
 
-export const membersSchema = z.object({ members: z.array(memberSchema) }).openapi('Members');
+export const membersSchema = z.object({ members: z.array(memberSchema), ...cursorPageFields }).openapi('Members');
 export const memberAnswerSchema = z.object({ member: memberSchema }).openapi('MemberAnswer');
 
 const competitorSchema = z
@@ -93,7 +93,15 @@ const competitorSchema = z
   .openapi('Competitor');
 
 const promptSchema = z
-  .object({ id: z.uuid(), text: z.string(), tags: z.array(z.string()), active: z.boolean(), createdAt: timestamp })
+  .object({
+    id: z.uuid(),
+    text: z.string(),
+    tags: z.array(z.string()),
+    active: z.boolean(),
+    country: z.string().nullable().openapi({ description: 'The prompt’s own country; null: the property’s.' }),
+    language: z.string().nullable().openapi({ description: 'The prompt’s own language; null: the property’s.' }),
+    createdAt: timestamp,
+  })
   .openapi('ConsolePrompt');
 
 const propertySchema = z
@@ -107,6 +115,13 @@ const propertySchema = z
     countDualUseAsAi: z
       .boolean()
       .openapi({ description: 'Whether dual-use crawlers count in the AI totals (kept and listed either way).' }),
+    country: z.string().nullable().openapi({
+      description: 'ISO 3166-1 alpha-2 country the prompts are asked in; null: each platform’s own default.',
+    }),
+    language: z
+      .string()
+      .nullable()
+      .openapi({ description: 'BCP 47 language the prompts are asked in; null: each platform’s own default.' }),
     createdAt: timestamp,
   })
   .openapi('ConsoleProperty');
@@ -115,7 +130,9 @@ const propertyDetailSchema = propertySchema
   .extend({ competitors: z.array(competitorSchema), prompts: z.array(promptSchema) })
   .openapi('PropertyDetail');
 
-export const propertiesSchema = z.object({ properties: z.array(propertySchema) }).openapi('Properties');
+export const propertiesSchema = z
+  .object({ properties: z.array(propertySchema), ...cursorPageFields })
+  .openapi('Properties');
 export const propertyAnswerSchema = z.object({ property: propertyDetailSchema }).openapi('PropertyAnswer');
 export const competitorAnswerSchema = z.object({ competitor: competitorSchema }).openapi('CompetitorAnswer');
 export const promptAnswerSchema = z.object({ prompt: promptSchema }).openapi('PromptAnswer');
@@ -219,6 +236,13 @@ export const crawlLogSchema = z
   })
   .openapi('CrawlDeliveryLog');
 
+/**
+ * How lead webhook secrets rotate in a deployment (WEBHOOK_SECRET_ROTATION): `deployment` only (the
+ * spec's LEAD-17, the default), or also one `property` at a time (issue 31).
+ */
+export const WEBHOOK_SECRET_ROTATIONS = ['deployment', 'property'] as const;
+export type WebhookSecretRotation = (typeof WEBHOOK_SECRET_ROTATIONS)[number];
+
 export const webhookSetupSchema = z
   .object({
     propertyId: z.uuid(),
@@ -227,15 +251,17 @@ export const webhookSetupSchema = z
       .string()
       .nullable()
       .openapi({ description: `The HMAC signing secret. ${secretNote}` }),
-    secretRotatedAt: timestamp
-      .nullable()
-      .openapi({
-        description:
-          'When the property’s secret was last rotated; null: never (the secret derived from the property id).',
-      }),
+    secretRotatedAt: timestamp.nullable().openapi({
+      description:
+        'When the property’s secret was last rotated; null: never (the secret derived from the property id).',
+    }),
     previousSecret: z.object({ verifiesUntil: timestamp }).nullable().openapi({
       description:
         'While the secret before the last rotation still verifies (the overlap), until when; null when it no longer does.',
+    }),
+    secretRotation: z.enum(WEBHOOK_SECRET_ROTATIONS).openapi({
+      description:
+        "How this deployment rotates lead webhook secrets (WEBHOOK_SECRET_ROTATION). `deployment`, the spec's rule (LEAD-17): only all properties at once, with the deployment key; rotateWebhookSecret answers 404. `property`: owners and admins may also roll this property's secret (rotateWebhookSecret).",
     }),
     status: z.enum(['not_verified', 'rejecting', 'verified']),
     latestRefusal: latestRefusalSchema,
@@ -348,7 +374,7 @@ const apiKeySchema = z
   })
   .openapi('ApiKey');
 
-export const apiKeysSchema = z.object({ keys: z.array(apiKeySchema) }).openapi('ApiKeys');
+export const apiKeysSchema = z.object({ keys: z.array(apiKeySchema), ...cursorPageFields }).openapi('ApiKeys');
 export const apiKeyAnswerSchema = z.object({ key: apiKeySchema }).openapi('ApiKeyAnswer');
 export const createdApiKeySchema = z
   .object({

@@ -71,7 +71,14 @@ describe('adding and listing', () => {
       pendingDeliveries: 0,
     });
     const asOwner = await t.as(t.owner).get(t.base);
-    expect(asOwner.body).toEqual({ webhooks: [res.body.webhook], limit: 10, signingConfigured: true });
+    expect(asOwner.body).toEqual({
+      webhooks: [res.body.webhook],
+      has_more: false,
+      next_cursor: null,
+      prev_cursor: null,
+      limit: 10,
+      signingConfigured: true,
+    });
     const asMember = await t.as(t.member).get(t.base);
     expect(asMember.status).toBe(200);
     expect(asMember.body.webhooks).toEqual([{ ...res.body.webhook, url: null }]);

@@ -14,6 +14,8 @@ interface AnswerRecord {
   position: number | null;
   sentiment: number | null;
   text: string;
+  country: string | null;
+  language: string | null;
   citations: { url: string; domain: string }[];
   competitors: { id: string; name: string; position: number }[];
 }
@@ -33,7 +35,7 @@ export async function answerDetail(
   const [[record], tracked] = await Promise.all([
     sql.rows<AnswerRecord>(Prisma.sql`
       SELECT r.id, r.prompt_id, p.text AS prompt, r.model, to_char(r.day, 'YYYY-MM-DD') AS date, r.mentioned,
-        r.matched_term, r.position, r.sentiment, r.text,
+        r.matched_term, r.position, r.sentiment, r.text, r.country, r.language,
         COALESCE((SELECT json_agg(json_build_object('url', s.url, 'domain', s.domain) ORDER BY s.ordinal)
           FROM response_sources s WHERE s.response_id = r.id), '[]') AS citations,
         COALESCE((SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'position', m.position)
@@ -68,6 +70,8 @@ export async function answerDetail(
     sentiment,
     sentimentWord: sentimentInWords(sentiment),
     text: record.text,
+    country: record.country,
+    language: record.language,
     competitors: record.competitors,
     citations: record.citations,
     highlights: namedSpans(record.text, judgingTermsFrom(property, tracked)).map((span) => ({

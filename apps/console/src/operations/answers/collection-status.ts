@@ -1,5 +1,5 @@
 import { type ConsoleAnswer, platformName } from '@vt/contracts/console';
-import { type AnswerCollectionRun, formatUtcDay, type PrismaClient, type Property } from '@vt/db';
+import { type AnswerCollectionRun, formatUtcDay, type PrismaClient, type Property, utcDay } from '@vt/db';
 import type { CollectNow } from '../../collection/collect-now.ts';
 
 type CollectionStatus = ConsoleAnswer<'getCollection'>;
@@ -25,8 +25,10 @@ export async function collectionStatus(
   db: PrismaClient,
   collectNow: CollectNow,
   property: Property,
+  now: Date = new Date(),
 ): Promise<CollectionStatus & { nothingToAsk: string | null }> {
-  const [platforms, runs, availableAt, nothing] = await Promise.all([
+  const today = utcDay(now);
+  const [platforms, runs, availableAt, nothing, usage] = await Promise.all([
     db.answerPlatformStatus.findMany(),
     // The latest run per platform, from the (property, platform, started_at DESC) index: Prisma's
     // `distinct` would read every run of the property and pick in memory.
@@ -37,7 +39,10 @@ export async function collectionStatus(
       ORDER BY platform, started_at DESC`,
     collectNow.availableAt(property.id),
     nothingToAsk(db, property),
+    // The collectors' own counter: what they checked the budget against is what is shown.
+    db.answerPlatformUsage.findMany({ where: { day: today } }),
   ]);
+  const usedToday = new Map(usage.map((u) => [u.platform, u]));
   const order = ['chatgpt', 'perplexity', 'claude', 'gemini', 'copilot'];
   platforms.sort((a, b) => order.indexOf(a.platform) - order.indexOf(b.platform));
   const latest = new Map(runs.map((r) => [r.platform, r]));
@@ -60,6 +65,12 @@ export async function collectionStatus(
         name: platformName(p.platform),
         configured: p.configured,
         reason: p.reason,
+        today: {
+          day: formatUtcDay(today),
+          requests: usedToday.get(p.platform)?.requests ?? 0,
+          budget: p.dailyRequestBudget,
+          skippedBudget: usedToday.get(p.platform)?.skippedBudget ?? 0,
+        },
         lastRun: run
           ? {
               trigger: run.trigger === 'manual' ? 'manual' : 'daily',

@@ -175,6 +175,27 @@ describe('answer collection in the console', () => {
     expect(await queuedFor(t.id)).toEqual([]);
   });
 
+  it('shows each platform’s requests today against its daily budget, from the collectors’ own counter', async () => {
+    await collectorReports(['chatgpt', 'claude']);
+    await scratch.db.answerPlatformStatus.update({ where: { platform: 'chatgpt' }, data: { dailyRequestBudget: 40 } });
+    await scratch.db.answerPlatformUsage.createMany({
+      data: [
+        { platform: 'chatgpt', day: new Date('2026-05-10'), requests: 40, skippedBudget: 3 },
+        { platform: 'chatgpt', day: new Date('2026-05-09'), requests: 12, skippedBudget: 0 },
+        { platform: 'claude', day: new Date('2026-05-10'), requests: 5, skippedBudget: 0 },
+      ],
+      skipDuplicates: true,
+    });
+    const t = await team();
+    const res = await t.as(t.member).get(`/api/properties/${t.id}/collection`);
+    const today = Object.fromEntries(
+      res.body.platforms.map((p: { platform: string; today: unknown }) => [p.platform, p.today]),
+    );
+    expect(today.chatgpt).toEqual({ day: '2026-05-10', requests: 40, budget: 40, skippedBudget: 3 });
+    expect(today.claude).toEqual({ day: '2026-05-10', requests: 5, budget: null, skippedBudget: 0 });
+    expect(today.gemini).toEqual({ day: '2026-05-10', requests: 0, budget: null, skippedBudget: 0 });
+  });
+
   it('without a report from the collector, says it has not reported', async () => {
     await scratch.db.answerPlatformStatus.deleteMany();
     const t = await team();

@@ -12,7 +12,7 @@ import { collectionStatus, NO_PLATFORM_KEY } from './collection-status.ts';
 export const startCollectionHandler = defineConsoleHandler('startCollection', ({ db, collectNow, now }) => {
   return async ({ team, params, res }) => {
     const property = await findTeamProperty(db, team.teamId, params.id);
-    const before = await collectionStatus(db, collectNow, property);
+    const before = await collectionStatus(db, collectNow, property, now());
     if (!before.platforms.some((p) => p.configured)) throw new OperationError('NOT_CONFIGURED', NO_PLATFORM_KEY);
     if (before.nothingToAsk) throw new OperationError('NOTHING_TO_COLLECT', before.nothingToAsk);
     const next = await collectNow.start(property.id, formatUtcDay(utcDay(now())));
@@ -24,7 +24,7 @@ export const startCollectionHandler = defineConsoleHandler('startCollection', ({
         `A collection was started for this property within the hour; the next can start in ${Math.ceil(seconds / 60)} min.`,
       );
     }
-    const { nothingToAsk: _, ...status } = await collectionStatus(db, collectNow, property);
+    const { nothingToAsk: _, ...status } = await collectionStatus(db, collectNow, property, now());
     return status;
   };
 });

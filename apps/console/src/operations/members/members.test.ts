@@ -220,6 +220,9 @@ describe('GET /api/team/members', () => {
     const t = await team();
     const expected = {
       members: [memberView(t.owner, 'owner'), memberView(t.admin, 'admin'), memberView(t.member, 'member')],
+      has_more: false,
+      next_cursor: null,
+      prev_cursor: null,
     };
     for (const person of [t.member, t.admin, t.owner]) {
       const res = await t.as(person).get('/api/team/members');

@@ -49,6 +49,8 @@ describe('creating and listing properties', () => {
       subscriptionStatus: 'active',
       brandTerms: ['Shop Two'],
       countDualUseAsAi: false,
+      country: null,
+      language: null,
       createdAt: expect.any(String),
       competitors: [],
       prompts: [],
@@ -207,6 +209,8 @@ describe('prompts', () => {
       text: 'best shop for tea?',
       tags: ['tea'],
       active: true,
+      country: null,
+      language: null,
       createdAt: expect.any(String),
     });
     const promptPath = `${t.base}/prompts/${added.body.prompt.id}`;

@@ -92,6 +92,7 @@ describe('the webhook setup dialog', () => {
         signingSecret: deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, t.id),
         secretRotatedAt: null,
         previousSecret: null,
+        secretRotation: 'deployment',
         status: 'not_verified',
         latestRefusal: null,
         lastAttemptAt: null,
@@ -115,13 +116,16 @@ describe('the webhook setup dialog', () => {
     expect(res.text).not.toContain(secret);
   });
 
-  // Issue 31 added an owner's per-property rotation (rotate-webhook-secret.test.ts); until one is
-  // made, the secret is the spec's: derived from the property, not expiring, and no other action
-  // (a crawl token rotation) changes it.
-  it('[LEAD-17] the secret stays the derived one until the property’s own rotation, through a crawl token rotation too', async () => {
+  // LEAD-17 under the deployment's default (WEBHOOK_SECRET_ROTATION=deployment): there is no
+  // per-property rotation, so its path answers as a path the console never had; a deployment that
+  // opts in gets rotate-webhook-secret.test.ts.
+  it('[LEAD-17] offers no per-property rotation: the secret stays the derived one, through a crawl token rotation too', async () => {
     const t = await setup();
     const before = (await t.as(t.owner).get(`${t.base}/webhook`)).body.signingSecret;
     expect(before).toBe(deriveWebhookSecret(testEnv.WEBHOOK_SIGNING_KEY, t.id));
+    const rotate = await t.as(t.owner).post(`${t.base}/webhook/rotate`);
+    expect(rotate.status).toBe(404);
+    expect(rotate.body.error.code).toBe('NOT_FOUND');
     await t.as(t.owner).post(`${t.base}/crawl/rotate`);
     expect((await t.as(t.owner).get(`${t.base}/webhook`)).body.signingSecret).toBe(before);
   });
@@ -443,6 +447,10 @@ describe('the delivery logs', () => {
       reason: null,
       fix: null,
       hostNote: { count: 3, hosts: ['cdn.other.example'] },
+      // A sender's own row (a summary of unauthenticated attempts counts several).
+      attempts: 1,
+      authenticated: true,
+      firstAttemptAt: null,
     });
     expect(res.body.entries[1]).toEqual({
       at: attemptAt(58).toISOString(),
@@ -453,6 +461,10 @@ describe('the delivery logs', () => {
       reason: 'invalid_token',
       fix: 'Use the current token from the setup dialog.',
       hostNote: null,
+      // A sender's own row (a summary of unauthenticated attempts counts several).
+      attempts: 1,
+      authenticated: true,
+      firstAttemptAt: null,
     });
     // The newest 50 are attempts 59 down to 10, in that order; the 10 oldest are not shown.
     expect(res.body.entries.map((e: { at: string }) => e.at)).toEqual(
@@ -501,6 +513,10 @@ describe('the delivery logs', () => {
       fix: 'Sign {id}.{timestamp}.{body} with the signing secret.',
       eventId: 'evt_49',
       requestBody: null,
+      // A sender's own row (a summary of unauthenticated attempts counts several).
+      attempts: 1,
+      authenticated: true,
+      firstAttemptAt: null,
     });
     expect(res.body.entries[1]).toMatchObject({
       statusCode: 200,

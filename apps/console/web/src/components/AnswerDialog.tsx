@@ -2,6 +2,7 @@ import { platformName } from '@vt/contracts/platform-names';
 import { useEffect, useRef } from 'react';
 import { consoleApi } from '../console-client.ts';
 import { ErrorLine, useConsoleData } from '../console-data.tsx';
+import { locationWords } from '../location-words.ts';
 import { othersNamed, rankText } from '../verdict-words.ts';
 import { HighlightedText } from './HighlightedText.tsx';
 
@@ -45,7 +46,10 @@ export function AnswerDialog(props: {
       ) : (
         <div data-testid="answer-detail">
           <p className="prompt-asked">
-            Asked: <q>{answer.prompt}</q>
+            Asked: <q>{answer.prompt}</q>{' '}
+            <span className="hint" data-testid="answer-asked-from">
+              as {locationWords(answer, 'the platform’s default location and language')}
+            </span>
           </p>
           <p className="meta" data-testid="answer-verdict">
             <span className={`badge words ${answer.mentioned ? 'verified' : 'missed'}`}>

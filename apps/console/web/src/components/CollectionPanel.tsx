@@ -39,7 +39,7 @@ export function collectionSentence(status: CollectionStatus, timeZone?: string):
 /** What a run did, in words: "Finished May 10, 6:01 AM UTC: 2 of 3 answers stored, 1 failed (HTTP 401)." */
 export function runOutcome(run: Run, timeZone?: string): string {
   const parts = [`${run.stored} of ${run.questions} answers stored`];
-  if (run.skipped) parts.push(`${run.skipped} already answered`);
+  if (run.skipped) parts.push(`${run.skipped} skipped (already answered, paused or over budget)`);
   if (run.failed) parts.push(`${run.failed} failed${run.lastError ? ` (${run.lastError})` : ''}`);
   if (!run.finishedAt && run.retries) parts.push(`${run.retries} retried${run.lastError ? ` (${run.lastError})` : ''}`);
   const how = run.trigger === 'manual' ? 'started from the console' : 'daily run';
@@ -47,6 +47,18 @@ export function runOutcome(run: Run, timeZone?: string): string {
     ? `Finished ${when(run.finishedAt, timeZone)}`
     : `Running since ${when(run.startedAt, timeZone)}`;
   return `${state} (${how}): ${parts.join(', ')}.`;
+}
+
+/**
+ * Spend against budget today, for the whole deployment: "40 of 40 requests today (budget spent: 3
+ * questions not sent)", or "12 requests today (no daily budget)".
+ */
+export function spendToday(today: Platform['today']): string {
+  const sent = `${today.requests} ${today.requests === 1 ? 'request' : 'requests'}`;
+  if (today.budget === null) return `${sent} today (no daily budget)`;
+  const spent = today.requests >= today.budget;
+  const skipped = today.skippedBudget ? `: ${today.skippedBudget} questions not sent today` : '';
+  return `${today.requests} of ${today.budget} requests today${spent ? ` (budget spent${skipped})` : ''}`;
 }
 
 /** The answers page's collection section; `onStart` given to owners and admins only. */
@@ -90,10 +102,14 @@ export function CollectionPanel(props: {
                 <span>
                   <strong>{p.name}:</strong>{' '}
                   {p.lastRun ? runOutcome(p.lastRun, timeZone) : 'no run yet for this property.'}
+                </span>{' '}
+                <span className="hint" data-testid="spend-today">
+                  {spendToday(p.today)}
                 </span>
               </li>
             ))}
           </ul>
+          <p className="hint">Requests and budgets are the deployment’s, shared by every property; the day is UTC.</p>
           {skipped.length > 0 && (
             <p className="hint">Not asked: {skipped.map((p) => `${p.name} (${notAskedBecause(p)})`).join('; ')}.</p>
           )}

@@ -16,6 +16,7 @@ import type {
   ShareOfVoice,
   VisibilityOverTime,
 } from '../console-types.ts';
+import { locationWords } from '../location-words.ts';
 import { filterPlatforms } from '../platform-filter.ts';
 import { daysOf, useDayRange, withParams } from '../range.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
@@ -260,6 +261,7 @@ function Responses({ responses, onOpen }: { responses: PropertyResponses; onOpen
               {r.mentioned ? 'Mentioned' : 'Not mentioned'}
             </span>{' '}
             <strong>{platformName(r.model)}</strong> · {r.date} · “{r.prompt}”
+            {(r.country || r.language) && <span data-testid="asked-from"> · asked as {locationWords(r)}</span>}
             {r.mentioned && (
               <>
                 {' '}

@@ -1,6 +1,7 @@
 import { useParams, useSearchParams } from 'react-router';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { attemptAnswer, reasonAndFix } from '../components/FailedAttempts.tsx';
 import { PlanWarning } from '../components/PlanWarning.tsx';
 import { Tabs } from '../components/Tabs.tsx';
 import { consoleApi } from '../console-client.ts';
@@ -177,14 +178,16 @@ export function CrawlSetupPage() {
                 </thead>
                 <tbody>
                   {log.entries.map((e) => (
-                    <tr key={e.at + e.statusCode}>
+                    <tr
+                      key={`${e.at}-${e.statusCode}-${e.authenticated ? '' : e.reason}`}
+                      className={e.authenticated ? undefined : 'summary'}
+                      data-testid={e.authenticated ? undefined : 'failed-attempts'}
+                    >
                       <td>{formatWhen(e.at, timeZone)}</td>
-                      <td>
-                        {e.statusCode} {e.outcome}
-                      </td>
+                      <td>{attemptAnswer(e, timeZone)}</td>
                       <td>{e.linesReceived ?? ''}</td>
                       <td>{e.linesMatched ?? ''}</td>
-                      <td>{e.reason ? `${e.reason}: ${e.fix ?? ''}` : ''}</td>
+                      <td>{reasonAndFix(e)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -3,13 +3,16 @@ import type { FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { AlertRulesSection } from '../components/AlertRulesSection.tsx';
 import { AlertWebhooksSection } from '../components/AlertWebhooksSection.tsx';
+import { AudienceLocationFields, locationOfForm } from '../components/AudienceLocationFields.tsx';
 import { collectionSentence } from '../components/CollectionPanel.tsx';
 import { useConfirm } from '../components/ConfirmDialog.tsx';
+import { PromptLocationEditor } from '../components/PromptLocationEditor.tsx';
 import { WeeklyReportSection } from '../components/WeeklyReportSection.tsx';
 import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import type { Plan } from '../console-types.ts';
 import { fieldChoice, fieldText } from '../form-fields.ts';
+import { locationWords } from '../location-words.ts';
 import { COPILOT_NOTE } from '../platform-filter.ts';
 import { Loading, ViewPage } from './ViewPage.tsx';
 
@@ -126,6 +129,31 @@ export function PropertySettingsPage() {
             )}
           </section>
 
+          <section aria-labelledby="where-title">
+            <h2 id="where-title">Where your buyers are</h2>
+            <p className="hint">
+              Each prompt is asked as from this country and in this language, on the platforms that take them (see the
+              operators’ guide for which do); a prompt may set its own.
+            </p>
+            {manages ? (
+              <form
+                aria-label="Where your buyers are"
+                className="inline"
+                key={`${property.country}/${property.language}`}
+                onSubmit={submit((f) => consoleApi.updateProperty(teamId, propertyId, locationOfForm(f)), false)}
+              >
+                <AudienceLocationFields
+                  country={property.country}
+                  language={property.language}
+                  unset="Not set (each platform’s default)"
+                />
+                <button type="submit">Save location</button>
+              </form>
+            ) : (
+              <p data-testid="property-location">{locationWords(property)}</p>
+            )}
+          </section>
+
           <section aria-labelledby="competitors-title">
             <h2 id="competitors-title">Competitors</h2>
             {property.competitors.length === 0 ? (
@@ -203,7 +231,15 @@ export function PropertySettingsPage() {
                 {property.prompts.map((p) => (
                   <li key={p.id} className={p.active ? undefined : 'paused'}>
                     <span>{p.text}</span> {p.tags.length > 0 && <span className="hint">{p.tags.join(', ')}</span>}{' '}
-                    {!p.active && <span className="badge">paused</span>}
+                    {!p.active && <span className="badge">paused</span>}{' '}
+                    <span className="hint" data-testid="prompt-location">
+                      {p.country || p.language
+                        ? `asked as ${locationWords({
+                            country: p.country ?? property.country,
+                            language: p.language ?? property.language,
+                          })} (its own)`
+                        : ''}
+                    </span>
                     {manages && (
                       <span className="actions">
                         <button
@@ -237,6 +273,15 @@ export function PropertySettingsPage() {
                         >
                           Delete
                         </button>
+                        <PromptLocationEditor
+                          prompt={p}
+                          onSave={(patch) =>
+                            run(async () => {
+                              await consoleApi.updatePrompt(teamId, propertyId, p.id, patch);
+                              await refresh();
+                            })
+                          }
+                        />
                       </span>
                     )}
                   </li>
@@ -251,6 +296,7 @@ export function PropertySettingsPage() {
                   consoleApi.addPrompt(teamId, propertyId, {
                     text: fieldText(f, 'text'),
                     ...(termsOf(f.get('tags')).length ? { tags: termsOf(f.get('tags')) } : {}),
+                    ...locationOfForm(f),
                   }),
                 )}
               >
@@ -266,6 +312,7 @@ export function PropertySettingsPage() {
                 <label>
                   Tags (optional, comma-separated) <input name="tags" />
                 </label>
+                <AudienceLocationFields country={null} language={null} unset="The property’s" />
                 <button type="submit">Add prompt</button>
               </form>
             )}

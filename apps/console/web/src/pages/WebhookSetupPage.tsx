@@ -1,7 +1,9 @@
 import { useParams } from 'react-router';
 import { CopyButton } from '../components/CopyButton.tsx';
+import { attemptAnswer, reasonAndFix } from '../components/FailedAttempts.tsx';
 import { LeadBody } from '../components/LeadBody.tsx';
 import { PlanWarning } from '../components/PlanWarning.tsx';
+import { PreviousSecretNote, RollWebhookSecret } from '../components/RollWebhookSecret.tsx';
 import { consoleApi } from '../console-client.ts';
 import { canManage, useConsoleData } from '../console-data.tsx';
 import type { WebhookSetup } from '../console-types.ts';
@@ -55,10 +57,13 @@ function signingExamples(url: string, secret: string) {
   ];
 }
 
-/** The lead webhook setup dialog: URL, signing secret (owners and admins), status, the 20 newest attempts. */
+/**
+ * The lead webhook setup dialog: URL, signing secret (owners and admins), rolling it where the
+ * deployment allows, status, the 20 newest attempts.
+ */
 export function WebhookSetupPage() {
   const { teamId = '', propertyId = '' } = useParams();
-  const { data, error } = useConsoleData(`${teamId}/${propertyId}`, async () => {
+  const { data, setData, error, run } = useConsoleData(`${teamId}/${propertyId}`, async () => {
     const [me, detail, setup, log] = await Promise.all([
       consoleApi.getMe(),
       consoleApi.getProperty(teamId, propertyId),
@@ -101,11 +106,21 @@ export function WebhookSetupPage() {
               <SecretValue value={setup.signingSecret} testId="signing-secret" />
             </dd>
           </dl>
+          <PreviousSecretNote setup={setup} timeZone={timeZone} />
           {setup.notes.map((note) => (
             <p key={note} className="note">
               {note}
             </p>
           ))}
+          {setup.secretRotation === 'property' && setup.signingSecret && canManage(me, teamId) && (
+            <RollWebhookSecret
+              teamId={teamId}
+              propertyId={propertyId}
+              timeZone={timeZone}
+              run={run}
+              onRolled={(updated) => setData((current) => (current ? { ...current, setup: updated } : current))}
+            />
+          )}
           {setup.signingSecret && (
             <>
               <h2>Signing a lead</h2>
@@ -132,12 +147,14 @@ export function WebhookSetupPage() {
               </thead>
               <tbody>
                 {log.entries.map((e) => (
-                  <tr key={`${e.at}-${e.eventId ?? ''}-${e.statusCode}`}>
+                  <tr
+                    key={`${e.at}-${e.eventId ?? ''}-${e.statusCode}-${e.authenticated ? '' : e.reason}`}
+                    className={e.authenticated ? undefined : 'summary'}
+                    data-testid={e.authenticated ? undefined : 'failed-attempts'}
+                  >
                     <td>{formatWhen(e.at, timeZone)}</td>
-                    <td>
-                      {e.statusCode} {e.outcome}
-                    </td>
-                    <td>{e.reason ? `${e.reason}: ${e.fix ?? ''}` : ''}</td>
+                    <td>{attemptAnswer(e, timeZone)}</td>
+                    <td>{reasonAndFix(e)}</td>
                     <td>{e.requestBody ? <LeadBody body={e.requestBody} /> : ''}</td>
                   </tr>
                 ))}

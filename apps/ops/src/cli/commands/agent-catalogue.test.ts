@@ -135,20 +135,42 @@ describe('ops crawlers refresh and the AI agent catalogue', () => {
 
     // A directory without an Ed25519 key is refused, and the stored keys stay.
     writeFileSync(join(dir, 'keys', 'openai.json'), JSON.stringify({ keys: [{ kty: 'RSA', n: 'x', e: 'AQAB' }] }));
-    await expect(refreshCrawlerRanges(ctx(), { from: dir })).rejects.toMatchObject({ code: 'keys_fetch_failed' });
+    await expect(refreshCrawlerRanges(ctx(), { from: dir })).rejects.toMatchObject({ code: 'invalid_key_directory' });
     expect(
       (await scratch.db.signatureKeyDirectory.findUniqueOrThrow({ where: { origin: 'https://chatgpt.com' } })).keys,
     ).toEqual(stored.keys);
   });
 
-  it('stores the IP ranges and still fails naming the list that failed', async () => {
-    const dir = fromDir({});
+  it('refuses --from DIR whose catalogue list does not parse, storing neither the ranges nor the other list (issue 33)', async () => {
+    const dir = fromDir({ crawlerUserAgents: [{ pattern: 'UnstoredAIBot\\/', tags: ['ai-crawler'] }] });
     writeFileSync(join(dir, 'catalogue', 'robots.json'), '{ not json');
+    const ranges = await scratch.db.crawlerIpRangeSet.findMany({ orderBy: { operator: 'asc' } });
     const error = await refreshCrawlerRanges(ctx(), { from: dir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpsError);
-    expect(error).toMatchObject({ code: 'catalogue_fetch_failed' });
+    expect(error).toMatchObject({ code: 'invalid_catalogue_file' });
     expect((error as Error).message).toMatch(/robots\.json/);
-    expect(await scratch.db.crawlerIpRangeSet.count({ where: { operator: 'openai' } })).toBe(1);
+    expect(await scratch.db.crawlerIpRangeSet.findMany({ orderBy: { operator: 'asc' } })).toEqual(ranges);
     expect((await loadCurrentCatalogue(scratch.db)).catalogue.version).toBe(second);
+  });
+
+  it('fetching, stores the IP ranges and still fails naming the list that failed', async () => {
+    served.set('/ranges/openai.json', {
+      status: 200,
+      body: JSON.stringify({ creationTime: '2026-01-01T00:00:00Z', prefixes: [{ ipv4Prefix: '192.0.2.0/24' }] }),
+    });
+    const error = await refreshCrawlerRanges(
+      ctx(),
+      {},
+      {
+        fetchImpl: fetch,
+        sources: { openai: [`${base}/ranges/openai.json`] },
+        catalogueUrls: { robotsJson: `${base}/missing-robots.json` },
+        keyCatalogue: { ...BUNDLED_AGENT_CATALOGUE, operators: {} },
+      },
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'catalogue_fetch_failed' });
+    expect((error as Error).message).toMatch(/missing-robots\.json: HTTP 404/);
+    const stored = await scratch.db.crawlerIpRangeSet.findUniqueOrThrow({ where: { operator: 'openai' } });
+    expect(stored.prefixes).toEqual(['192.0.2.0/24']);
   });
 });

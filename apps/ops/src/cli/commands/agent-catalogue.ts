@@ -73,35 +73,62 @@ async function fromNetwork(fetchImpl: typeof fetch, urls: Partial<Record<keyof C
   return { sources, read, failures };
 }
 
+/** The lists read and merged, nothing stored yet: what `storeCatalogueRefresh` stores. */
+export interface PreparedCatalogueRefresh {
+  current: AgentCatalogue;
+  merged: ReturnType<typeof mergeCatalogueSources> | null;
+  sources: string[];
+  failures: CatalogueRefresh['failures'];
+}
+
 /**
- * Merges the lists read from `from/catalogue/` (robots.json, crawler-user-agents.json), or fetched
- * from `urls`, into the current catalogue. A new version is stored only when an agent was added.
- * A list that cannot be read is a failure reported with the others; the rest still merge.
+ * Reads the lists from `from/catalogue/` (robots.json, crawler-user-agents.json), or fetches them
+ * from `urls`, and merges them into the current catalogue, writing nothing: a caller that refuses
+ * on a failure (`crawlers refresh --from`) does so before anything is stored.
+ */
+export async function prepareCatalogueRefresh(
+  ctx: OpsContext,
+  input: { from?: string; fetchImpl?: typeof fetch; urls?: Partial<Record<keyof CatalogueSources, string>> },
+): Promise<PreparedCatalogueRefresh> {
+  const { sources, read, failures } = input.from
+    ? await fromDirectory(input.from)
+    : await fromNetwork(input.fetchImpl ?? fetch, input.urls ?? CATALOGUE_SOURCE_URLS);
+  const { catalogue: current } = await loadCurrentCatalogue(ctx.db);
+  try {
+    const merged = mergeCatalogueSources(
+      current,
+      sources,
+      nextCatalogueVersion(current.version, formatUtcDay(utcDay(new Date()))),
+    );
+    return { current, merged, sources: read, failures };
+  } catch (err) {
+    // A list in an unexpected shape: nothing of it is merged.
+    failures.push({ source: read.join(', '), message: (err as Error).message });
+    return { current, merged: null, sources: read, failures };
+  }
+}
+
+/** Stores a prepared refresh: a new version only when an agent was added. */
+export async function storeCatalogueRefresh(
+  ctx: OpsContext,
+  prepared: PreparedCatalogueRefresh,
+): Promise<CatalogueRefresh> {
+  const { current, merged, sources, failures } = prepared;
+  await storeBundledCatalogue(ctx.db);
+  if (!merged || merged.added.length === 0)
+    return { catalogue: current, version: current.version, stored: false, added: [], sources, failures };
+  await storeCatalogue(ctx.db, merged.catalogue, `refresh: ${sources.join(', ')}`);
+  const { catalogue } = merged;
+  return { catalogue, version: catalogue.version, stored: true, added: merged.added, sources, failures };
+}
+
+/**
+ * Merges the lists into the current catalogue and stores the next version when an agent was
+ * added. A list that cannot be read is a failure reported with the others; the rest still merge.
  */
 export async function refreshAgentCatalogue(
   ctx: OpsContext,
   input: { from?: string; fetchImpl?: typeof fetch; urls?: Partial<Record<keyof CatalogueSources, string>> },
 ): Promise<CatalogueRefresh> {
-  const { sources, read, failures } = input.from
-    ? await fromDirectory(input.from)
-    : await fromNetwork(input.fetchImpl ?? fetch, input.urls ?? CATALOGUE_SOURCE_URLS);
-  await storeBundledCatalogue(ctx.db);
-  const { catalogue: current } = await loadCurrentCatalogue(ctx.db);
-  let merged: ReturnType<typeof mergeCatalogueSources>;
-  try {
-    merged = mergeCatalogueSources(
-      current,
-      sources,
-      nextCatalogueVersion(current.version, formatUtcDay(utcDay(new Date()))),
-    );
-  } catch (err) {
-    // A list in an unexpected shape: nothing of it is merged.
-    failures.push({ source: read.join(', '), message: (err as Error).message });
-    return { catalogue: current, version: current.version, stored: false, added: [], sources: read, failures };
-  }
-  if (merged.added.length === 0)
-    return { catalogue: current, version: current.version, stored: false, added: [], sources: read, failures };
-  await storeCatalogue(ctx.db, merged.catalogue, `refresh: ${read.join(', ')}`);
-  const { catalogue } = merged;
-  return { catalogue, version: catalogue.version, stored: true, added: merged.added, sources: read, failures };
+  return storeCatalogueRefresh(ctx, await prepareCatalogueRefresh(ctx, input));
 }

@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { importAnswers } from '@vt/answers';
 import { formatUtcDay, utcDay } from '@vt/db';
@@ -18,6 +19,9 @@ const importInput = z.object({ file: z.string().min(1) });
  */
 export async function importAnswersFile(ctx: OpsContext, options: unknown) {
   const { file } = parseOptions(importInput, options);
+  // A directory opens like a file and fails only at the first read: refused here, before any line.
+  const found = await stat(file).catch(() => null);
+  if (found && !found.isFile()) throw new OpsError('file_unreadable', `cannot read ${file}: not a file`);
   const stream = createReadStream(file, { encoding: 'utf8' });
   const opened = new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());

@@ -8,8 +8,8 @@ import type { OpsContext } from '../context.ts';
 import { parseOptions } from '../inputs.ts';
 import { OpsError } from '../ops-error.ts';
 import { silentProgress } from '../progress.ts';
-import { refreshAgentCatalogue } from './agent-catalogue.ts';
-import { refreshSignatureKeys } from './signature-keys.ts';
+import { prepareCatalogueRefresh, storeCatalogueRefresh } from './agent-catalogue.ts';
+import { readSignatureKeys, storeSignatureKeys } from './signature-keys.ts';
 
 // The AI crawler operators' published IP ranges, stored in crawler_ip_range_sets so every gateway
 // replica verifies against the same set. `pnpm ops crawlers refresh` fetches them (deployments with
@@ -162,6 +162,13 @@ export async function storeRangeSets(db: PrismaClient, sets: readonly CrawlerRan
 /** The stored sets as a lookup index; lives in @vt/attribution (the gateway loads it too). */
 export { loadStoredRangeIndex };
 
+/** A file of a `--from` directory that did not parse: the whole refresh is refused, nothing stored. */
+function refuseDirectoryFailures(code: string, failures: readonly { source: string; message: string }[]) {
+  if (failures.length === 0) return;
+  const named = failures.map((f) => `${f.source}: ${f.message}`).join('; ');
+  throw new OpsError(code, `--from: nothing was stored: ${named}`);
+}
+
 const refreshOptions = z.object({ from: z.string().min(1).optional() });
 
 export interface RefreshDeps {
@@ -178,23 +185,32 @@ export interface RefreshDeps {
  * lists (DIR/catalogue/, or the network), then loads the IP-range sets from DIR, or fetches them
  * from the operators, and stores them. When a list or some operators could not be fetched, the
  * rest is stored and the command still fails (exit 1) naming what failed; what failed keeps its
- * previous version.
+ * previous version. A directory is the operator's input, not the network: it is read and checked
+ * whole first, and any file of it that does not parse refuses the command with nothing stored.
  */
 export async function refreshCrawlerRanges(ctx: OpsContext, options: unknown, deps: RefreshDeps = {}) {
   const from = parseOptions(refreshOptions, options).from ?? ctx.config.CRAWLER_RANGES_DIR;
   const progress = ctx.progress ?? silentProgress;
   const source = from ? `from ${from}` : 'fetching';
   // A directory is read whole before anything is stored: one that is refused (no <operator>.json,
-  // an unreadable file) changes nothing, the catalogue included (issue 33, finding 7).
+  // an unreadable ranges file, a catalogue list or key directory that does not parse) changes
+  // nothing, the catalogue included (issue 33, finding 7 and "bad input changes nothing").
   const fromFiles = from ? await loadRangesFromDirectory(from) : undefined;
   progress.update(`crawlers refresh: the AI agent catalogue's community lists (${source})`);
-  const catalogue = await refreshAgentCatalogue(ctx, { from, fetchImpl: deps.fetchImpl, urls: deps.catalogueUrls });
-  progress.update(`crawlers refresh: Web Bot Auth key directories (${source})`);
-  const signatureKeys = await refreshSignatureKeys(ctx, {
-    catalogue: deps.keyCatalogue ?? catalogue.catalogue,
+  const preparedCatalogue = await prepareCatalogueRefresh(ctx, {
     from,
     fetchImpl: deps.fetchImpl,
+    urls: deps.catalogueUrls,
   });
+  if (from) refuseDirectoryFailures('invalid_catalogue_file', preparedCatalogue.failures);
+  progress.update(`crawlers refresh: Web Bot Auth key directories (${source})`);
+  const keyCatalogue =
+    deps.keyCatalogue ??
+    (preparedCatalogue.merged?.added.length ? preparedCatalogue.merged.catalogue : preparedCatalogue.current);
+  const keysRead = await readSignatureKeys({ catalogue: keyCatalogue, from, fetchImpl: deps.fetchImpl });
+  if (from) refuseDirectoryFailures('invalid_key_directory', keysRead.failures);
+  const catalogue = await storeCatalogueRefresh(ctx, preparedCatalogue);
+  const signatureKeys = await storeSignatureKeys(ctx, keysRead);
   progress.update(`crawlers refresh: the operators' IP ranges (${source})`);
   const { sets, failures } = fromFiles
     ? { sets: fromFiles, failures: [] }

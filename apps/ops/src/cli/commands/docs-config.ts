@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { APP_CONFIG_SCHEMAS, describeConfig } from '@vt/config';
+import { OpsError } from '../ops-error.ts';
 
 const START = '<!-- config:start -->';
 const END = '<!-- config:end -->';
@@ -29,10 +30,18 @@ export function embeddedConfigReference(page: string): string | null {
 
 /** Rewrites the part of a page between the config markers (`pnpm docs:config`: docs/operators.md). */
 export function writeConfigReference(pagePath: string): { file: string; updated: boolean } {
-  const page = readFileSync(pagePath, 'utf8');
+  // A page that cannot be read or has no markers is refused before anything is written.
+  let page: string;
+  try {
+    page = readFileSync(pagePath, 'utf8');
+  } catch (err) {
+    throw new OpsError('invalid_argument', `--write: cannot read ${pagePath}: ${(err as Error).message}`);
+  }
   const start = page.indexOf(START);
   const end = page.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`${pagePath} has no ${START} … ${END} markers`);
+  if (start < 0 || end < start) {
+    throw new OpsError('invalid_argument', `--write: ${pagePath} has no ${START} … ${END} markers`);
+  }
   const next = `${page.slice(0, start + START.length)}\n${configReference().trim()}\n${page.slice(end)}`;
   if (next !== page) writeFileSync(pagePath, next);
   return { file: pagePath, updated: next !== page };

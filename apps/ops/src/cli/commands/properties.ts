@@ -1,3 +1,4 @@
+import { countryCodeSchema, languageTagSchema } from '@vt/contracts';
 import type { Property } from '@vt/db';
 import {
   type ConnectionSettings,
@@ -26,6 +27,7 @@ export const connectionSettings = ({ config }: Pick<OpsContext, 'config'>): Conn
   publicIngestUrl: config.PUBLIC_INGEST_URL,
   crawlTokenSecret: config.CRAWL_TOKEN_SECRET,
   webhookSigningKey: config.WEBHOOK_SIGNING_KEY,
+  webhookSecretRotation: config.WEBHOOK_SECRET_ROTATION,
 });
 
 /**
@@ -52,8 +54,14 @@ export function propertySummary(property: Property) {
     brandTerms: property.brandTerms,
     plan: property.plan,
     subscriptionStatus: property.subscriptionStatus,
+    country: property.country,
+    language: property.language,
   };
 }
+
+/** `none` clears a country or language (the platforms' default); absent leaves it as it is. */
+const orNone = <T extends z.ZodType<string, string>>(schema: T) =>
+  z.union([z.literal('none').transform(() => null), schema]).optional();
 
 const propertyCreateInput = z.object({
   team: slugSchema,
@@ -61,6 +69,8 @@ const propertyCreateInput = z.object({
   domain: domainSchema,
   plan: planSchema,
   brandTerm: termListSchema.optional(),
+  country: countryCodeSchema.optional(),
+  language: languageTagSchema.optional(),
 });
 
 export async function createProperty(ctx: OpsContext, options: unknown) {
@@ -72,6 +82,8 @@ export async function createProperty(ctx: OpsContext, options: unknown) {
     domain: input.domain,
     plan: input.plan,
     brandTerms: input.brandTerm,
+    country: input.country,
+    language: input.language,
   });
   return { property: propertySummary(property), ...connectionDetails(ctx, property) };
 }
@@ -83,6 +95,20 @@ export async function setPropertyPlan(ctx: OpsContext, options: unknown) {
   const input = parseOptions(setPlanInput, options);
   const property = await findProperty(ctx, input.property);
   const updated = await updateProperty(ctx.db, property, { plan: input.plan, lapsed: Boolean(input.lapsed) });
+  return { property: propertySummary(updated) };
+}
+
+const setLocationInput = z.object({
+  property: z.string(),
+  country: orNone(countryCodeSchema),
+  language: orNone(languageTagSchema),
+});
+
+/** Where the property's buyers are: the country and language its prompts are asked in. */
+export async function setPropertyLocation(ctx: OpsContext, options: unknown) {
+  const input = parseOptions(setLocationInput, options);
+  const property = await findProperty(ctx, input.property);
+  const updated = await updateProperty(ctx.db, property, { country: input.country, language: input.language });
   return { property: propertySummary(updated) };
 }
 

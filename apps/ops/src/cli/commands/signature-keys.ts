@@ -26,11 +26,26 @@ async function readDirectory(source: string, fetchImpl: typeof fetch, fromFile: 
   return parseKeyDirectory(JSON.parse(text));
 }
 
-export async function refreshSignatureKeys(
-  ctx: OpsContext,
-  input: { catalogue: AgentCatalogue; from?: string; fetchImpl?: typeof fetch },
-): Promise<SignatureKeysRefresh> {
-  const result: SignatureKeysRefresh = { directories: [], failures: [] };
+/** One operator's directory, read and parsed, not stored yet. */
+interface ReadDirectory {
+  origin: string;
+  operator: string;
+  keys: DirectoryKey[];
+  source: string;
+}
+
+/**
+ * Reads every key directory the catalogue names (from `--from DIR/keys/`, or fetched), writing
+ * nothing: `crawlers refresh --from` refuses a directory file that does not parse before anything
+ * is stored.
+ */
+export async function readSignatureKeys(input: {
+  catalogue: AgentCatalogue;
+  from?: string;
+  fetchImpl?: typeof fetch;
+}): Promise<{ directories: ReadDirectory[]; failures: SignatureKeysRefresh['failures'] }> {
+  const directories: ReadDirectory[] = [];
+  const failures: SignatureKeysRefresh['failures'] = [];
   for (const [operator, { keyDirectory }] of Object.entries(input.catalogue.operators)) {
     if (!keyDirectory) continue;
     const origin = new URL(keyDirectory).origin;
@@ -40,12 +55,31 @@ export async function refreshSignatureKeys(
     const source = file ?? keyDirectory;
     try {
       const keys = await readDirectory(source, input.fetchImpl ?? fetch, file !== null);
-      const row = { operator, keys, source, takenAt: new Date() };
-      await ctx.db.signatureKeyDirectory.upsert({ where: { origin }, create: { origin, ...row }, update: row });
-      result.directories.push({ origin, operator, keys: keys.length, source });
+      directories.push({ origin, operator, keys, source });
     } catch (err) {
-      result.failures.push({ source, message: (err as Error).message });
+      failures.push({ source, message: (err as Error).message });
     }
   }
-  return result;
+  return { directories, failures };
+}
+
+/** Stores the directories read, each under the Signature-Agent origin it signs for. */
+export async function storeSignatureKeys(
+  ctx: OpsContext,
+  read: Awaited<ReturnType<typeof readSignatureKeys>>,
+): Promise<SignatureKeysRefresh> {
+  const takenAt = new Date();
+  for (const { origin, operator, keys, source } of read.directories) {
+    const row = { operator, keys, source, takenAt };
+    await ctx.db.signatureKeyDirectory.upsert({ where: { origin }, create: { origin, ...row }, update: row });
+  }
+  return {
+    directories: read.directories.map(({ origin, operator, keys, source }) => ({
+      origin,
+      operator,
+      keys: keys.length,
+      source,
+    })),
+    failures: read.failures,
+  };
 }

@@ -18,15 +18,20 @@ export async function createUser({ db }: OpsContext, options: unknown) {
 
 const teamCreateInput = z.object({ name: displayNameSchema, slug: slugSchema, ownerEmail: emailSchema });
 
-/** Creates a team; its owner is the user with ownerEmail, created (without a password) if missing. */
+/**
+ * Creates a team; its owner is the user with ownerEmail, created (without a password) if missing.
+ * One transaction: a taken slug refuses the command without leaving a new owner behind.
+ */
 export async function createTeam({ db }: OpsContext, options: unknown) {
   const input = parseOptions(teamCreateInput, options);
-  const { user: owner } = await upsertUser(db, {
-    email: input.ownerEmail,
-    name: input.ownerEmail.split('@')[0] ?? input.ownerEmail,
+  return db.$transaction(async (tx) => {
+    const { user: owner } = await upsertUser(tx, {
+      email: input.ownerEmail,
+      name: input.ownerEmail.split('@')[0] ?? input.ownerEmail,
+    });
+    const team = await createTeamFor(tx, { name: input.name, slug: input.slug, ownerId: owner.id });
+    return { team: { id: team.id, name: team.name, slug: team.slug }, owner };
   });
-  const team = await createTeamFor(db, { name: input.name, slug: input.slug, ownerId: owner.id });
-  return { team: { id: team.id, name: team.name, slug: team.slug }, owner };
 }
 
 /** The operator acts with an owner's rights. */

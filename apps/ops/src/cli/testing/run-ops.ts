@@ -8,10 +8,23 @@ export async function ops(...args: string[]) {
 
 /** As `ops`, with `stdin` piped in (undefined: nothing piped). */
 export async function opsWithStdin(stdin: string | undefined, ...args: string[]) {
+  return opsWith({ stdin }, ...args);
+}
+
+/** As `ops`, with these variables over the test environment (a deployment setting a test is about). */
+export async function opsWithEnv(env: Record<string, string>, ...args: string[]) {
+  return opsWith({ env }, ...args);
+}
+
+/** As `ops`, with variables over the test environment (another database, a secret unset with '') and stdin. */
+export async function opsWith(
+  { env = {}, stdin }: { env?: Record<string, string>; stdin?: string },
+  ...args: string[]
+) {
   let out = '';
   let err = '';
   const code = await runOpsProgram([...args, '--json'], {
-    env: { ...testEnv, PUBLIC_INGEST_URL: 'https://ingest.example.test' },
+    env: { ...testEnv, PUBLIC_INGEST_URL: 'https://ingest.example.test', ...env },
     stdout: (t) => {
       out += t;
     },

@@ -75,12 +75,12 @@ BEGIN
 END
 $$;
 
--- The middle of a /v1/responses row, from "model" to "sourceUrls", as JSON.stringify wrote it: keys
+-- The middle of a /v1/responses row, from "model" to "language", as JSON.stringify wrote it: keys
 -- in the row's order, no spaces, a verdict without a mention carrying no mention details (READ-23).
 -- IMMUTABLE for the generated column: to_char with only numeric fields reads no locale.
 CREATE FUNCTION "response_list_fragment"(
   model text, day date, mentioned boolean, matched_term text, "position" int, sentiment float8, excerpt text,
-  source_urls text[]
+  source_urls text[], country text, language text
 ) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
@@ -92,6 +92,8 @@ AS $$
     || ',"sentiment":' || CASE WHEN mentioned THEN coalesce(json_number_as_js(sentiment), 'null') ELSE 'null' END
     || ',"excerpt":' || to_json(excerpt)::text
     || ',"sourceUrls":' || array_to_json(source_urls)::text
+    || ',"country":' || coalesce(to_json(country)::text, 'null')
+    || ',"language":' || coalesce(to_json(language)::text, 'null')
 $$;
 
 -- The cited URLs in citation order, copied from response_sources (which the sources endpoints
@@ -108,7 +110,8 @@ WHERE s."response_id" = r."id";
 -- rewrites the table once, which renders every stored answer.
 ALTER TABLE "responses"
   ADD COLUMN "list_fragment" TEXT NOT NULL GENERATED ALWAYS AS (
-    response_list_fragment("model", "day", "mentioned", "matched_term", "position", "sentiment", "excerpt", "source_urls")
+    response_list_fragment("model", "day", "mentioned", "matched_term", "position", "sentiment", "excerpt", "source_urls",
+      "country", "language")
   ) STORED;
 
 -- Writers that insert sources on their own (seeds, imports written before this) keep source_urls in
