@@ -52,7 +52,10 @@ app.disable('etag');
 app.post('/api/webhooks/leads/:propertyId', async (req, res) => {
   const propertyId = req.params.propertyId;
   let secret = secrets.get(propertyId);
-  if (!secret) secrets.set(propertyId, (secret = deriveWebhookSecret(signingKey, propertyId)));
+  if (!secret) {
+    secret = deriveWebhookSecret(signingKey, propertyId);
+    secrets.set(propertyId, secret);
+  }
   const eventId = req.get('x-webhook-id');
   const timestamp = req.get('x-webhook-timestamp');
   const signature = req.get('x-webhook-signature');
