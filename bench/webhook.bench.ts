@@ -68,10 +68,17 @@ const secret = deriveWebhookSecret(SIGNING_KEY, property.id);
 const bare = start(['bench/bare-express.ts', String(BARE_PORT)]);
 // A queue prefix of its own (inside the run's, so the clean-up finds it): the lead worker started
 // after the run must see only the gateway's leads, which it checks were stored exactly once.
-const requiredWork = start(['bench/webhook-floor.ts', String(FLOOR_PORT)], {
-  QUEUE_PREFIX: withinTag(queuePrefix, 'floor'),
-  WEBHOOK_SIGNING_KEY: SIGNING_KEY,
-});
+const requiredWork = start(
+  [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/gwprof/required-work'] : []),
+    'bench/webhook-floor.ts',
+    String(FLOOR_PORT),
+  ],
+  {
+    QUEUE_PREFIX: withinTag(queuePrefix, 'floor'),
+    WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+  },
+);
 const gateway = start(
   [
     ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/gwprof'] : []),
