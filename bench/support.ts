@@ -75,7 +75,9 @@ export async function createBenchEnvironment(): Promise<BenchEnvironment> {
     cleanUp: async (children) => {
       for (const child of children) child?.kill('SIGTERM');
       await sleep(1500);
-      const keys = await redis.keys(`${queuePrefix}*`);
+      // `{vt-bench-…` without its closing brace: the tagged keys too (`{vt-bench-…:<tag>}:…`, the
+      // webhook's duplicate claims, a floor's queue), which `taggedRedisKey` keeps in the namespace.
+      const keys = await redis.keys(`${queuePrefix.slice(0, -1)}*`);
       // In slices: a run can leave far more keys than one call's arguments can hold.
       for (let i = 0; i < keys.length; i += 10_000) await redis.del(...keys.slice(i, i + 10_000));
       redis.disconnect();

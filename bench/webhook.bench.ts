@@ -1,8 +1,10 @@
 // pnpm bench:webhook — signed leads from concurrent senders against one gateway process.
 //
 // Prints accepted leads/s and p50/p99 latency, and, in the same run with the same load generator,
-// the rate of a bare express route returning a constant JSON body (the framework floor), the two
-// measured in alternating 2 s rounds, and each process's CPU time per request. Then waits
+// two floors: the rate of a bare express route returning a constant JSON body (the framework floor)
+// and that of the required-work floor (bench/webhook-floor.ts: bare express doing only the per-lead
+// work the spec requires, issue 31's target: the gateway at >= 75 % of it), the three measured in
+// alternating 2 s rounds, and each process's CPU time per request. Then waits
 // for the lead worker and checks in Postgres that every accepted lead was stored exactly once.
 // Then what a lead costs in each durability mode, side by side: a gateway with REDIS_DURABILITY=fast and
 // one with replicated (a WAIT per lead), both on a Redis master with one replica on loopback, loaded in
@@ -10,11 +12,13 @@
 // the CPU per lead of the gateway, the lead worker, the Redis master and the database's Postgres
 // backends, with Postgres rows per lead; medians of the rounds.
 // Options: --seconds N (10), --concurrency N (32), --log-level L (the gateway's LOG_LEVEL, warn: at info
-// it also writes its access line per request), --mode-rounds N (3), --mode-seconds N (4).
+// it also writes its access line per request), --mode-rounds N (3; 0 skips the durability modes),
+// --mode-seconds N (4).
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { deriveWebhookSecret, signWebhookPayload } from '@vt/credentials';
+import { withinTag } from '@vt/redis';
 import { freePort } from '@vt/test-support/ports';
 import { startRedisWithReplica } from '@vt/test-support/redis-cluster';
 import { type LoadResult, runInterleaved, runLoad } from './http-load.ts';
@@ -44,12 +48,17 @@ const SECONDS = Number(opts.seconds);
 const CONCURRENCY = Number(opts.concurrency);
 const SIGNING_KEY = randomBytes(32).toString('hex');
 // Ports the system hands out: other benches may run on the same machine at the same time.
-const [BARE_PORT, GATEWAY_PORT, WORKER_PORT] = [await freePort(), await freePort(), await freePort()];
+const [BARE_PORT, FLOOR_PORT, GATEWAY_PORT, WORKER_PORT] = [
+  await freePort(),
+  await freePort(),
+  await freePort(),
+  await freePort(),
+];
 /** Leads signed before the measured run: more than a 2-core machine sends in the warm-up and the run. */
 const PREPARED_LEADS = 40_000 + 8_000 * SECONDS;
 
 const bench = await createBenchEnvironment();
-const { db, runId, start } = bench;
+const { db, runId, start, queuePrefix } = bench;
 const team = await db.team.create({ data: { name: 'Bench', slug: `bench-${runId}` } });
 const property = await db.property.create({
   data: { teamId: team.id, name: 'Bench', domain: 'example.com', plan: 'growth' },
@@ -57,6 +66,19 @@ const property = await db.property.create({
 const secret = deriveWebhookSecret(SIGNING_KEY, property.id);
 
 const bare = start(['bench/bare-express.ts', String(BARE_PORT)]);
+// A queue prefix of its own (inside the run's, so the clean-up finds it): the lead worker started
+// after the run must see only the gateway's leads, which it checks were stored exactly once.
+const requiredWork = start(
+  [
+    ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/gwprof/required-work'] : []),
+    'bench/webhook-floor.ts',
+    String(FLOOR_PORT),
+  ],
+  {
+    QUEUE_PREFIX: withinTag(queuePrefix, 'floor'),
+    WEBHOOK_SIGNING_KEY: SIGNING_KEY,
+  },
+);
 const gateway = start(
   [
     ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/gwprof'] : []),
@@ -74,6 +96,7 @@ let worker: ChildProcess | undefined;
 const modeProcesses: ChildProcess[] = [];
 try {
   await waitFor(`http://127.0.0.1:${BARE_PORT}/bare`);
+  await waitFor(`http://127.0.0.1:${FLOOR_PORT}/`);
   await waitFor(`http://127.0.0.1:${GATEWAY_PORT}/readyz`);
 
   const referrers = ['https://chatgpt.com/', 'https://www.perplexity.ai/', 'https://www.google.com/', ''];
@@ -112,10 +135,16 @@ try {
     sent++;
     return nextPrepared < prepared.length ? (prepared[nextPrepared++] as ReturnType<typeof makeLead>) : makeLead();
   };
+  // The required-work floor's leads: signed alike, their own ids, not counted among the gateway's.
+  const floorLeads = Array.from({ length: PREPARED_LEADS }, makeLead);
+  let nextFloorLead = 0;
+  const floorLead = () => floorLeads[nextFloorLead++] ?? makeLead();
   const constant = { headers: { 'content-type': 'application/json', 'content-length': '2' }, body: Buffer.from('{}') };
 
-  // Warm both up, then measure the floor and the webhook with the same generator.
+  // Warm all three up, then measure the floors and the webhook with the same generator.
+  const leadPath = `/api/webhooks/leads/${property.id}`;
   await runLoad({ port: BARE_PORT, path: '/bare', method: 'POST' }, CONCURRENCY, 2, () => constant);
+  await runLoad({ port: FLOOR_PORT, path: leadPath, method: 'POST' }, CONCURRENCY, 2, floorLead);
   await runLoad(
     { port: GATEWAY_PORT, path: `/api/webhooks/leads/${property.id}`, method: 'POST' },
     CONCURRENCY,
@@ -125,16 +154,22 @@ try {
   const before = await db.lead.count();
   const beforeSent = sent;
   // Interleaved in 2 s rounds, so a drift in the machine's speed falls on both alike.
-  const [bareCpuBefore, gatewayCpuBefore] = [cpuSeconds(bare), cpuSeconds(gateway)];
-  const [floor, webhook] = (await runInterleaved(
+  const [bareCpuBefore, requiredCpuBefore, gatewayCpuBefore] = [
+    cpuSeconds(bare),
+    cpuSeconds(requiredWork),
+    cpuSeconds(gateway),
+  ];
+  const [floor, required, webhook] = (await runInterleaved(
     [
       { target: { port: BARE_PORT, path: '/bare', method: 'POST' }, next: () => constant },
+      { target: { port: FLOOR_PORT, path: leadPath, method: 'POST' }, next: floorLead },
       { target: { port: GATEWAY_PORT, path: `/api/webhooks/leads/${property.id}`, method: 'POST' }, next: signedLead },
     ],
     CONCURRENCY,
     SECONDS,
-  )) as [LoadResult, LoadResult];
+  )) as [LoadResult, LoadResult, LoadResult];
   const bareCpu = perRequestMicros(bareCpuBefore, cpuSeconds(bare), floor.requests);
+  const requiredCpu = perRequestMicros(requiredCpuBefore, cpuSeconds(requiredWork), required.requests);
   const gatewayCpu = perRequestMicros(gatewayCpuBefore, cpuSeconds(gateway), webhook.requests);
   const accepted = webhook.statuses[200] ?? 0;
   worker = start(['apps/lead-worker/src/main.ts'], { LEAD_WORKER_METRICS_PORT: String(WORKER_PORT) });
@@ -154,7 +189,7 @@ try {
 
   log('');
   log(
-    `lead webhook, ${CONCURRENCY} concurrent senders, ${SECONDS} s (and ${SECONDS} s of the floor, alternating), one gateway process at LOG_LEVEL=${opts['log-level']}`,
+    `lead webhook, ${CONCURRENCY} concurrent senders, ${SECONDS} s (and ${SECONDS} s of each floor, alternating in 2 s rounds), one gateway process at LOG_LEVEL=${opts['log-level']}`,
   );
   log(
     `  accepted leads     ${Math.round(webhook.perSecond).toLocaleString('en')} /s  (${accepted} accepted of ${webhook.requests}; statuses ${JSON.stringify(webhook.statuses)})`,
@@ -163,8 +198,18 @@ try {
   log(
     `  bare express floor ${Math.round(floor.perSecond).toLocaleString('en')} /s  (p50 ${floor.p50.toFixed(1)} ms, p99 ${floor.p99.toFixed(1)} ms), same generator`,
   );
-  log(`  webhook / floor    ${((webhook.perSecond / floor.perSecond) * 100).toFixed(0)} %  (issue 16: >= 60 %)`);
-  log(`  CPU per request    gateway ${gatewayCpu} µs, bare express ${bareCpu} µs (process user + system time)`);
+  log(
+    `  required-work floor ${Math.round(required.perSecond).toLocaleString('en')} /s  (p50 ${required.p50.toFixed(1)} ms, p99 ${required.p99.toFixed(1)} ms; statuses ${JSON.stringify(required.statuses)}): body cap, HMAC, duplicate claim, one job, one log row`,
+  );
+  log(
+    `  webhook / required-work floor ${((webhook.perSecond / required.perSecond) * 100).toFixed(0)} %  (issue 31: >= 75 %)`,
+  );
+  log(
+    `  webhook / bare express floor  ${((webhook.perSecond / floor.perSecond) * 100).toFixed(0)} %  (issue 16: >= 60 %)`,
+  );
+  log(
+    `  CPU per request    gateway ${gatewayCpu} µs, required-work floor ${requiredCpu} µs, bare express ${bareCpu} µs (process user + system time)`,
+  );
   log(
     `  stored exactly once: ${stored === sent && distinctEvents === sent ? 'yes' : 'NO'} (${stored} leads for ${sent} sent, ${distinctEvents} distinct ids; measured run ${sent - beforeSent} sent, ${before} before)`,
   );
@@ -172,7 +217,7 @@ try {
 
   await perLeadByDurability(makeLead);
 } finally {
-  await bench.cleanUp([bare, gateway, worker, ...modeProcesses]);
+  await bench.cleanUp([bare, requiredWork, gateway, worker, ...modeProcesses]);
 }
 
 function perRequestMicros(before: number | undefined, after: number | undefined, requests: number): string {
@@ -190,6 +235,7 @@ type SignedLead = { headers: Record<string, string>; body: Buffer };
 async function perLeadByDurability(makeLead: () => SignedLead) {
   const rounds = Number(opts['mode-rounds']);
   const seconds = Number(opts['mode-seconds']);
+  if (rounds === 0) return; // --mode-rounds 0: the floors only
   const redis = await startRedisWithReplica();
   const masterPort = Number(new URL(redis.masterUrl).port);
   const database = new URL(bench.databaseUrl).pathname.slice(1);
