@@ -1,7 +1,6 @@
 import { storeJudgedAnswers } from '@vt/answers';
 import type { ResponseRow } from '@vt/contracts';
 import { Prisma, sqlReaderOf } from '@vt/db';
-import { updateProperty } from '@vt/properties';
 import { testDb, uniqueSlug } from '@vt/test-support';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -229,7 +228,8 @@ describe('the writers keep the /v1/responses read model in step', () => {
     expect(await pageRows()).toMatchObject([{ mentioned: false, sentiment: null, sourceUrls: [] }]);
 
     // The parts that change on their own are joined as the page is read.
-    await updateProperty(db, property, { name: 'Renamed "Acme"' });
+    // (A property's rename is one UPDATE of its name: @vt/properties, which depends on this package, does no more.)
+    await db.property.update({ where: { id: property.id }, data: { name: 'Renamed "Acme"' } });
     await db.prompt.update({ where: { id: prompt.id }, data: { text: 'Edited prompt?' } });
     expect(await pageRows()).toMatchObject([
       { prompt: 'Edited prompt?', property: { id: property.id, name: 'Renamed "Acme"' } },
