@@ -62,9 +62,15 @@ export async function startStreamingReplica(primaryBaseUrl = testEnv.DATABASE_UR
     );
   };
   try {
+    // The slot is made, reserving WAL from this moment, before the backup starts: pg_basebackup's
+    // own -C makes it only once its WAL stream starts, after the backup's checkpoint, and CI once
+    // saw the segment between the two recycled ("requested WAL segment … has already been removed").
+    await onPrimary(primaryBaseUrl, (client) =>
+      client.query('SELECT pg_create_physical_replication_slot($1, true)', [slot]),
+    );
     await command('pg_basebackup', [
       ...['-h', primary.hostname, '-p', primaryPort, '-U', primary.username || 'postgres'],
-      ...['-D', data, '-R', '-X', 'stream', '-c', 'fast', '-C', '-S', slot],
+      ...['-D', data, '-R', '-X', 'stream', '-c', 'fast', '-S', slot],
     ]);
     // Debian keeps the configuration outside the data directory, so the copy has none.
     const files = {
