@@ -1,35 +1,19 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPrismaClient } from './client.ts';
-import { applyMigrations, dropDatabase, ensureDatabaseExists, listMigrations } from './index.ts';
+import { applyMigrations, dropDatabase, ensureDatabaseExists } from './index.ts';
+import { migrationsBefore, removeMigrationCopies } from './testing/migrations-before.ts';
 import { runDatabaseUrl } from './testing/run-database.ts';
 
 // The migration that partitions crawl_events, run where it matters: on a database migrated to the
 // migration before it and holding raw events of several days.
 
-const MIGRATIONS = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
 const PARTITIONING = '20261126130000_crawl_events_partitioned';
 const url = runDatabaseUrl.replace(/\/([^/]+)$/, '/$1_partitioning');
-const dirs: string[] = [];
 
 afterAll(async () => {
   await dropDatabase(url);
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  await removeMigrationCopies();
 });
-
-/** The migrations before `name`, copied into a directory of their own. */
-async function migrationsBefore(name: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'vt-migrations-before-'));
-  dirs.push(dir);
-  for (const m of await listMigrations(MIGRATIONS)) {
-    if (m.name >= name) break;
-    await cp(join(MIGRATIONS, m.name), join(dir, m.name), { recursive: true });
-  }
-  return dir;
-}
 
 describe(`migration ${PARTITIONING}`, () => {
   it('converts a populated crawl_events into day partitions, every row kept as it was', async () => {

@@ -1,36 +1,20 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { applyMigrations, dropDatabase, ensureDatabaseExists, listMigrations } from './index.ts';
+import { applyMigrations, dropDatabase, ensureDatabaseExists } from './index.ts';
+import { migrationsBefore, removeMigrationCopies } from './testing/migrations-before.ts';
 import { runDatabaseUrl } from './testing/run-database.ts';
 
 // The migration that adds the /v1/responses read model, run where it matters: on a database
 // migrated to the migration before it and already holding answers with their cited sources.
 // Written with plain SQL, since this Prisma client already knows the columns the migration adds.
 
-const MIGRATIONS = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
 const READ_MODEL = '20261126180000_response_list_rows';
 const url = runDatabaseUrl.replace(/\/([^/]+)$/, '/$1_list_rows');
-const dirs: string[] = [];
 
 afterAll(async () => {
   await dropDatabase(url);
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  await removeMigrationCopies();
 });
-
-/** The migrations before `name`, copied into a directory of their own. */
-async function migrationsBefore(name: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'vt-migrations-before-'));
-  dirs.push(dir);
-  for (const m of await listMigrations(MIGRATIONS)) {
-    if (m.name >= name) break;
-    await cp(join(MIGRATIONS, m.name), join(dir, m.name), { recursive: true });
-  }
-  return dir;
-}
 
 interface Stored {
   id: string;
