@@ -17,6 +17,7 @@
 // --cpu-prof DIR (the uncached read API's CPU profile).
 import { parseArgs } from 'node:util';
 import { compressors } from '../apps/read-api/src/answer-cache.ts';
+import { listResponses, pageOf, resolveDayRange } from '../packages/read-model/src/index.ts';
 import { runLoad } from './http-load.ts';
 import { seedReadBench } from './read-seed.ts';
 import {
@@ -46,7 +47,7 @@ const PROPERTIES = 20;
 const PROMPTS = 10;
 const MODELS = ['chatgpt', 'perplexity', 'claude', 'gemini', 'copilot'];
 const DAYS = Math.ceil(Number(opts.responses) / (PROPERTIES * PROMPTS * MODELS.length));
-const [BARE_PORT, API_PORT, UNCACHED_PORT] = [3994, 3995, 3996];
+const [BARE_PORT, API_PORT, UNCACHED_PORT, PAGE_FLOOR_PORT] = [3994, 3995, 3996, 3997];
 
 const bench = await createBenchEnvironment();
 const { db, runId, start } = bench;
@@ -78,6 +79,29 @@ async function plan(sql: string): Promise<string> {
 const bare = start(['bench/bare-express.ts', String(BARE_PORT)]);
 let api: ReturnType<typeof start> | undefined;
 let uncachedApi: ReturnType<typeof start> | undefined;
+let pageFloor: ReturnType<typeof start> | undefined;
+
+/**
+ * The statement the read model runs for an unfiltered /v1/responses?limit=100 over every property
+ * (what a key of the bench's team reads), taken from `listResponses` itself so the floor runs
+ * exactly the app's SQL.
+ */
+async function responsesPageStatement(): Promise<{ text: string; values: unknown[] }> {
+  const ids = (await db.property.findMany({ select: { id: true } })).map((p) => p.id);
+  const range = resolveDayRange({}, new Date());
+  if ('invalid' in range) throw new Error(range.message);
+  let statement: { text: string; values: unknown[] } | undefined;
+  const capture = {
+    async rows<Row>(query: { text: string; values: unknown[] }): Promise<Row[]> {
+      statement ??= { text: query.text, values: query.values };
+      return [];
+    },
+  };
+  await listResponses(capture, ids, {}, range, pageOf({ limit: 100 }));
+  if (!statement) throw new Error('listResponses ran no statement');
+  return statement;
+}
+
 try {
   const seeded = await seedReadBench(db, {
     runId,
@@ -99,7 +123,12 @@ try {
     RATE_LIMIT_PER_MINUTE: '100000000',
     READ_CACHE_TTL_MS: '0',
   });
+  // Bare express running the page's own statement: the data's floor (see bare-express.ts).
+  pageFloor = start(['bench/bare-express.ts', String(PAGE_FLOOR_PORT)], {
+    PAGE_STATEMENT: JSON.stringify(await responsesPageStatement()),
+  });
   await waitFor(`http://127.0.0.1:${BARE_PORT}/bare`);
+  await waitFor(`http://127.0.0.1:${PAGE_FLOOR_PORT}/bare-page`);
   await waitFor(`http://127.0.0.1:${API_PORT}/readyz`);
   await waitFor(`http://127.0.0.1:${UNCACHED_PORT}/readyz`);
 
@@ -129,11 +158,20 @@ try {
   // Warm both up (key cache, JIT, pools), then measure the floor and each endpoint in turn.
   await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, 2, none);
   await runLoad({ port: BARE_PORT, path: '/bare-query', method: 'GET' }, CONCURRENCY, 2, none);
+  await runLoad({ port: PAGE_FLOOR_PORT, path: '/bare-page', method: 'GET' }, CONCURRENCY, 2, none);
   for (const target of targets) {
     await runLoad({ port: target.port, path: target.path, method: 'GET' }, CONCURRENCY, 2, target.headers);
   }
   const floor = await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, SECONDS, none);
   const queryFloor = await runLoad({ port: BARE_PORT, path: '/bare-query', method: 'GET' }, CONCURRENCY, SECONDS, none);
+  const pageFloorCpuBefore = { express: cpuSecondsOf(pageFloor.pid ?? 0), backends: await backendCpu(db, database) };
+  const dataFloor = await runLoad({ port: PAGE_FLOOR_PORT, path: '/bare-page', method: 'GET' }, CONCURRENCY, SECONDS, none);
+  const dataFloorCpuUs = {
+    express: ((cpuSecondsOf(pageFloor.pid ?? 0) - pageFloorCpuBefore.express) / Math.max(1, dataFloor.requests)) * 1e6,
+    backends:
+      (backendCpuUsed(pageFloorCpuBefore.backends, await backendCpu(db, database)) / Math.max(1, dataFloor.requests)) *
+      1e6,
+  };
   const results = [];
   for (const target of targets) {
     // What each request costs the read API process and Postgres (every postgres process), from /proc.
@@ -170,10 +208,19 @@ try {
   log(
     `  bare express + one SELECT 1         ${Math.round(queryFloor.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${queryFloor.p50.toFixed(1)} ms  p99 ${queryFloor.p99.toFixed(1)} ms  ${((queryFloor.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (one Postgres round trip per request)`,
   );
+  log(
+    `  bare express + the page's statement ${Math.round(dataFloor.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${dataFloor.p50.toFixed(1)} ms  p99 ${dataFloor.p99.toFixed(1)} ms  ${((dataFloor.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (the data's floor: /v1/responses?limit=100's SQL on pg, its rows joined and sent)  CPU per request: express ${Math.round(dataFloorCpuUs.express)} µs, Postgres ${Math.round(dataFloorCpuUs.backends)} µs`,
+  );
   for (const { name, load, cpuUs } of results) {
     const ok = load.statuses[200] ?? 0;
     log(
       `  ${name.padEnd(35)} ${Math.round(load.perSecond).toLocaleString('en').padStart(6)} req/s  p50 ${load.p50.toFixed(1)} ms  p99 ${load.p99.toFixed(1)} ms  ${((load.perSecond / floor.perSecond) * 100).toFixed(0)} % of floor  (${ok} of ${load.requests} answered 200)  CPU per request: read API ${Math.round(cpuUs.api)} µs, Postgres ${Math.round(cpuUs.backends)} µs (its backends; every postgres process ${Math.round(cpuUs.postgres)} µs)`,
+    );
+  }
+  const uncachedPage = results.find((r) => r.name === '/v1/responses?limit=100 (no cache)');
+  if (uncachedPage) {
+    log(
+      `  /v1/responses?limit=100 (no cache) against the data's floor: ${((uncachedPage.load.perSecond / dataFloor.perSecond) * 100).toFixed(0)} % of its requests/s; read API CPU ${Math.round(uncachedPage.cpuUs.api)} µs against the bare ${Math.round(dataFloorCpuUs.express)} µs per page`,
     );
   }
   await logCompressionCost(`http://127.0.0.1:${API_PORT}${paths[0]}`, seeded.keys[0] as string);
@@ -224,5 +271,5 @@ try {
     ),
   );
 } finally {
-  await bench.cleanUp([bare, api, uncachedApi]);
+  await bench.cleanUp([bare, api, uncachedApi, pageFloor]);
 }
