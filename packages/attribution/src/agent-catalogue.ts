@@ -13,7 +13,9 @@ import { z } from 'zod';
  * - `ai-coding-agent`: a coding agent reading documentation or code for a developer;
  * - `ai-browser-agent`: an agent driving a browser for a person;
  * - `dual-use`: a search crawler whose fetches also feed AI answers (Applebot, Bravebot, PetalBot,
- *   GoogleOther): kept under its own category, left out of AI totals unless a property includes it.
+ *   GoogleOther), or an agent the two public lists disagree on: ai.robots.txt lists it as AI and
+ *   crawler-user-agents tags it otherwise (Amazonbot, meta-webindexer, Google-Agent…; its note says
+ *   which tag). Kept under its own category, left out of AI totals unless a property includes it.
  *
  * A `robotsTxtOnly` entry (Google-Extended, Applebot-Extended) is a robots.txt token that never
  * appears in a user agent: listed so the catalogue is complete, never matched. `exclusions` are

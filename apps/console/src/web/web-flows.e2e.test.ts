@@ -151,9 +151,7 @@ describe('the console web UI, end to end', () => {
     );
     expect(await page.getByTestId('total-visits').textContent()).toBe('1');
     expect(await page.getByTestId('crawlers').textContent()).toContain('GPTBot');
-    expect(await page.getByTestId('categories').textContent()).toContain(
-      'Dual-use search crawler (not counted as AI)1',
-    );
+    expect(await page.getByTestId('categories').textContent()).toContain('Dual-use crawler (not counted as AI)1');
     expect(await page.getByTestId('dual-use-note').textContent()).toContain('1 hits from dual-use crawlers');
     expect(await page.getByTestId('top-pages').textContent()).toContain('/pricing');
     expect(await page.getByTestId('referrals').textContent()).toContain('ChatGPT');

@@ -1753,7 +1753,7 @@ export interface components {
              */
             plan?: "free" | "starter" | "growth" | "scale";
             brandTerms?: string[];
-            /** @description Count dual-use crawlers (search crawlers whose fetches also feed AI answers: Applebot, Bravebot, PetalBot, GoogleOther) in the AI totals. */
+            /** @description Count dual-use crawlers (search crawlers whose fetches also feed AI answers, such as Applebot; agents ai.robots.txt lists as AI that crawler-user-agents tags otherwise, such as Amazonbot) in the AI totals. */
             countDualUseAsAi?: boolean;
             /**
              * @description The property’s ISO 3166-1 alpha-2 country code (US, DE), either case; null clears it (every prompt without its own is asked without one).

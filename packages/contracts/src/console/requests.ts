@@ -99,7 +99,7 @@ export const updatePropertyBody = z
     brandTerms: termListSchema.optional(),
     countDualUseAsAi: z.boolean().optional().openapi({
       description:
-        'Count dual-use crawlers (search crawlers whose fetches also feed AI answers: Applebot, Bravebot, PetalBot, GoogleOther) in the AI totals.',
+        'Count dual-use crawlers (search crawlers whose fetches also feed AI answers, such as Applebot; agents ai.robots.txt lists as AI that crawler-user-agents tags otherwise, such as Amazonbot) in the AI totals.',
     }),
     ...locationFields('The property’s', 'every prompt without its own'),
   })

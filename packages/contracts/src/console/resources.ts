@@ -10,7 +10,7 @@ import { accessSchema, planSchema, roleSchema, teamBrandingSchema, teamSettingsS
 const timestamp = z.iso.datetime({ offset: true });
 const agentCategorySchema = z.enum(AGENT_CATEGORIES).openapi('AgentCategory', {
   description:
-    'ai-training, ai-search, ai-assistant (a fetch a person triggered), ai-coding-agent, ai-browser-agent, or dual-use (a search crawler whose fetches also feed AI answers).',
+    'ai-training, ai-search, ai-assistant (a fetch a person triggered), ai-coding-agent, ai-browser-agent, or dual-use (a search crawler whose fetches also feed AI answers, or an agent the public lists disagree on: ai.robots.txt lists it as AI, crawler-user-agents tags it otherwise).',
 });
 const day = z.iso.date();
 

@@ -185,6 +185,61 @@ describe('the activity of a day range', () => {
     expect((await t.as(t.member).patch(`/api/properties/${t.id}`, { countDualUseAsAi: false })).status).toBe(403);
   });
 
+  it('reads counts stored while Amazonbot and meta-webindexer were filed AI as dual-use once the catalogue files them so (issue 32)', async () => {
+    // A deployment that ran the previous release has its catalogue stored (Amazonbot ai-training,
+    // meta-webindexer ai-search) and counts stored under the agents' names; the category is looked
+    // up at read time, so the newer bundled catalogue decides and nothing stored is rewritten.
+    const previous = {
+      version: '2026-11-26.1',
+      operators: { amazon: {}, meta: {}, openai: {} },
+      agents: [
+        { name: 'GPTBot', operator: 'openai', category: 'ai-training' },
+        { name: 'Amazonbot', operator: 'amazon', category: 'ai-training' },
+        { name: 'meta-webindexer', operator: 'meta', category: 'ai-search' },
+      ],
+    };
+    await h.db.agentCatalogueVersion.create({
+      data: { version: previous.version, catalogue: previous, source: 'bundled' },
+    });
+    const t = await teamWithProperty();
+    const r = rowsFor(t.id);
+    const stored = (d: string, crawler: string, operator: string, hits: number) => ({
+      ...r.crawl(d, 'GPTBot', 'unverifiable', hits),
+      crawler,
+      operator,
+    });
+    await h.db.crawlerDailyCount.createMany({
+      data: [
+        r.crawl('2026-04-01', 'GPTBot', 'verified', 5),
+        stored('2026-04-01', 'Amazonbot', 'amazon', 9),
+        stored('2026-04-02', 'meta-webindexer', 'meta', 4),
+      ],
+    });
+    await h.db.crawledPage.createMany({
+      data: [
+        r.page('/pricing', 'GPTBot', 5, '2026-04-01T10:00:00Z', '2026-04-01T10:00:00Z'),
+        r.page('/store', 'Amazonbot', 9, '2026-04-01T10:00:00Z', '2026-04-01T10:00:00Z'),
+      ],
+    });
+    const read = async () => (await t.as(t.member).get(`${t.activity}?from=2026-04-01&to=2026-04-03`)).body;
+
+    const byDefault = await read();
+    expect(byDefault.crawlerDaily).toEqual([
+      { date: '2026-04-01', hits: 5, verified: 5, unverified: 0, unverifiable: 0 },
+    ]);
+    expect(byDefault.crawlers).toEqual([
+      expect.objectContaining({ crawler: 'Amazonbot', category: 'dual-use', countedAsAi: false, hits: 9 }),
+      expect.objectContaining({ crawler: 'GPTBot', category: 'ai-training', countedAsAi: true, hits: 5 }),
+      expect.objectContaining({ crawler: 'meta-webindexer', category: 'dual-use', countedAsAi: false, hits: 4 }),
+    ]);
+    expect(byDefault.topPages.map((p: { path: string }) => p.path)).toEqual(['/pricing']);
+
+    await t.as(t.owner).patch(`/api/properties/${t.id}`, { countDualUseAsAi: true });
+    const included = await read();
+    expect(included.crawlerDaily.map((d: { hits: number }) => d.hits)).toEqual([14, 4]);
+    expect(included.topPages.map((p: { path: string }) => p.path)).toEqual(['/store', '/pricing']);
+  });
+
   it('lists the top pages over all crawlers, most read first, with first and last seen', async () => {
     const t = await teamWithProperty();
     const r = rowsFor(t.id);

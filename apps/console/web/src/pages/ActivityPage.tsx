@@ -172,7 +172,8 @@ function ActivityViews({
             {dualUse > 0 && !activity.countDualUseAsAi && (
               <p className="note" data-testid="dual-use-note">
                 {dualUse.toLocaleString()} hits from dual-use crawlers (search crawlers whose fetches also feed AI
-                answers, such as Applebot) are listed below but not counted as AI. Count them under{' '}
+                answers, such as Applebot, and agents the public crawler lists disagree on, such as Amazonbot) are
+                listed below but not counted as AI. Count them under{' '}
                 <Link to={`/t/${teamId}/p/${activity.propertyId}/settings`}>Brand and prompts</Link>.
               </p>
             )}
@@ -295,7 +296,7 @@ const CATEGORY_LABELS: Record<string, string> = {
   'ai-assistant': 'AI assistant (user-triggered)',
   'ai-coding-agent': 'AI coding agent',
   'ai-browser-agent': 'AI browser agent',
-  'dual-use': 'Dual-use search crawler',
+  'dual-use': 'Dual-use crawler',
 };
 
 /** A category in words, saying when it is left out of the AI totals. */

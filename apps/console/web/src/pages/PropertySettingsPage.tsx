@@ -112,8 +112,8 @@ export function PropertySettingsPage() {
                 <p className="hint wide">Changing the terms judges every stored answer again, in the background.</p>
                 <label className="check wide">
                   <input type="checkbox" name="countDualUseAsAi" defaultChecked={property.countDualUseAsAi} /> Count
-                  dual-use crawlers (Applebot, Bravebot, PetalBot, GoogleOther: search crawlers whose fetches also feed
-                  AI answers) in the AI totals
+                  dual-use crawlers (search crawlers whose fetches also feed AI answers, such as Applebot, and agents
+                  the public crawler lists disagree on, such as Amazonbot) in the AI totals
                 </label>
                 <button type="submit">Save brand</button>
               </form>
