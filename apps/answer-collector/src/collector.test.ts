@@ -192,6 +192,50 @@ describe('answer collection', () => {
     }
   });
 
+  it('keeps a partial answer with the vendor’s reason: stored, kept by a re-judge, and shown by /v1', async () => {
+    const w = await world();
+    // Each vendor's documented partial answer, through its SDK.
+    fake.next('chatgpt', 'incomplete-max-output-tokens');
+    fake.next('perplexity', 'length');
+    fake.next('claude', 'max-tokens');
+    fake.next('gemini', 'max-tokens');
+    await collector.collectDay(today);
+    const rows = await waitFor(
+      () => db.response.findMany({ where: { propertyId: w.property.id } }),
+      (r) => r.length === 4,
+    );
+    const reasons = { chatgpt: 'max_output_tokens', perplexity: 'length', claude: 'max_tokens', gemini: 'MAX_TOKENS' };
+    expect(Object.fromEntries(rows.map((r) => [r.model, r.truncated]))).toEqual(reasons);
+    // The partial text is kept, as the vendor gave it.
+    expect(rows.find((r) => r.model === 'claude')?.text).toContain('Claude Shannon was born on April 30,');
+
+    // Judged again, not asked again: still marked.
+    await db.property.update({ where: { id: w.property.id }, data: { brandTerms: ['Shannon'] } });
+    await rejudgeProperty(db, w.property.id);
+    const after = await db.response.findMany({ where: { propertyId: w.property.id } });
+    expect(Object.fromEntries(after.map((r) => [r.model, r.truncated]))).toEqual(reasons);
+
+    const v1 = (path: string) => request(readApi.app).get(path).set('Authorization', `Bearer ${w.key}`);
+    const list = await v1(`/v1/responses?propertyId=${w.property.id}`);
+    expect(
+      Object.fromEntries(list.body.data.map((r: { model: string; truncated: string }) => [r.model, r.truncated])),
+    ).toEqual(reasons);
+    const claude = rows.find((r) => r.model === 'claude');
+    expect((await v1(`/v1/responses/${claude?.id}`)).body.data).toMatchObject({ truncated: 'max_tokens' });
+    // A whole answer says so with null.
+    const whole = await world();
+    await collector.collectDay(today);
+    const [one] = await waitFor(
+      () => db.response.findMany({ where: { propertyId: whole.property.id, model: 'claude' } }),
+      (r) => r.length === 1,
+    );
+    expect(one?.truncated).toBeNull();
+    const wholeDetail = await request(readApi.app)
+      .get(`/v1/responses/${one?.id}`)
+      .set('Authorization', `Bearer ${whole.key}`);
+    expect(wholeDetail.body.data.truncated).toBeNull();
+  });
+
   it('re-judges stored answers when the terms change, verdicts and daily counts together', async () => {
     const w = await world();
     await collector.collectDay(today);

@@ -87,6 +87,7 @@ describe('GET /docs in a browser', () => {
       'sourceUrls',
       'country',
       'language',
+      'truncated',
       'property',
       'text',
     ]);

@@ -16,6 +16,11 @@ export interface JudgedAnswer {
   /** The country and language the question was asked with (null or absent: none given). */
   country?: string | null;
   language?: string | null;
+  /**
+   * The platform's reason it stopped before the end of its answer (its output token limit); null
+   * or absent for a whole answer. A replaced answer takes the new one's, whole or not.
+   */
+  truncated?: string | null;
   /** A fixed id for a new row (the demo's derived ids); a replaced row keeps its own. */
   id?: string;
 }
@@ -47,10 +52,10 @@ export async function storeJudgedAnswers(
   >`
     INSERT INTO responses AS r
       (id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text, collected_at,
-       source_urls, country, language)
+       source_urls, country, language, truncated)
     SELECT coalesce(x.id, gen_random_uuid()), x.property_id, x.prompt_id, x.model, x.day, x.mentioned, x.matched_term,
       x.position, x.sentiment, x.excerpt, x.text, x.collected_at, ARRAY(SELECT json_array_elements_text(x.source_urls)),
-      x.country, x.language
+      x.country, x.language, x.truncated
     FROM unnest(
       ${column((a) => a.id ?? null)}::uuid[], ${column((a) => a.propertyId)}::uuid[], ${column((a) => a.promptId)}::uuid[],
       ${column((a) => a.model)}::text[], ${column((a) => a.day)}::date[], ${column((a) => a.verdict.mentioned)}::boolean[],
@@ -58,13 +63,15 @@ export async function storeJudgedAnswers(
       ${column((a) => a.verdict.sentiment)}::float8[], ${column((a) => a.verdict.excerpt)}::text[],
       ${column((a) => a.text)}::text[], ${column((a) => a.collectedAt ?? new Date())}::timestamptz[],
       ${column((a) => JSON.stringify(a.verdict.sources.map((s) => s.url)))}::json[],
-      ${column((a) => a.country ?? null)}::text[], ${column((a) => a.language ?? null)}::text[]
+      ${column((a) => a.country ?? null)}::text[], ${column((a) => a.language ?? null)}::text[],
+      ${column((a) => a.truncated ?? null)}::text[]
     ) AS x(id, property_id, prompt_id, model, day, mentioned, matched_term, position, sentiment, excerpt, text, collected_at,
-      source_urls, country, language)
+      source_urls, country, language, truncated)
     ON CONFLICT (property_id, prompt_id, model, day) DO UPDATE SET
       mentioned = excluded.mentioned, matched_term = excluded.matched_term, position = excluded.position,
       sentiment = excluded.sentiment, excerpt = excluded.excerpt, text = excluded.text, collected_at = excluded.collected_at,
-      source_urls = excluded.source_urls, country = excluded.country, language = excluded.language
+      source_urls = excluded.source_urls, country = excluded.country, language = excluded.language,
+      truncated = excluded.truncated
     RETURNING r.id, r.property_id, r.prompt_id, r.model, r.day, (xmax = 0) AS inserted`;
   const idByKey = new Map(rows.map((r) => [keyOf(r.property_id, r.prompt_id, r.model, r.day), r.id]));
   const ids = answers.map((a) => idByKey.get(keyOf(a.propertyId, a.promptId, a.model, a.day)) as string);

@@ -244,6 +244,11 @@ export interface components {
              * @example de
              */
             language: string | null;
+            /**
+             * @description Set when the platform stopped before the end of its answer: its reason as the vendor reported it (max_output_tokens, length, max_tokens, pause_turn, MAX_TOKENS). The verdict judges the part it gave. Null for a whole answer, an imported one, or one collected before this was kept.
+             * @example null
+             */
+            truncated: string | null;
             property: {
                 /** Format: uuid */
                 id: string;
@@ -293,6 +298,11 @@ export interface components {
              * @example de
              */
             language: string | null;
+            /**
+             * @description Set when the platform stopped before the end of its answer: its reason as the vendor reported it (max_output_tokens, length, max_tokens, pause_turn, MAX_TOKENS). The verdict judges the part it gave. Null for a whole answer, an imported one, or one collected before this was kept.
+             * @example null
+             */
+            truncated: string | null;
             property: {
                 /** Format: uuid */
                 id: string;

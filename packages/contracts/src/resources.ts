@@ -52,6 +52,11 @@ const responseFields = {
     description: 'BCP 47 language the question was asked in; null when none was set.',
     example: 'de',
   }),
+  truncated: z.string().nullable().openapi({
+    description:
+      'Set when the platform stopped before the end of its answer: its reason as the vendor reported it (max_output_tokens, length, max_tokens, pause_turn, MAX_TOKENS). The verdict judges the part it gave. Null for a whole answer, an imported one, or one collected before this was kept.',
+    example: null,
+  }),
   property: z.object({ id: z.uuid(), name: z.string() }),
 };
 

@@ -59,6 +59,7 @@ async function rowsAsObjects(propertyId: string): Promise<ResponseRow[]> {
     sourceUrls: r.sources.map((s) => s.url),
     country: r.country,
     language: r.language,
+    truncated: r.truncated,
     property: { id: r.property.id, name: r.property.name },
   }));
 }
@@ -105,6 +106,8 @@ describe('the /v1/responses read model', () => {
           // Asked with a country and a language, with one of them, or with neither.
           country: i % 3 === 0 ? null : 'US',
           language: i % 2 === 0 ? null : 'en-US',
+          // Cut short (the reason JSON must escape, once), or whole.
+          truncated: i % 4 === 1 ? 'max_tokens' : i === 2 ? `${awkward} length` : null,
         },
       });
       await db.responseSource.createMany({
@@ -178,6 +181,7 @@ describe('the writers keep the /v1/responses read model in step', () => {
           }),
           country: 'DE',
           language: 'de',
+          truncated: 'max_output_tokens',
         },
       ]),
     );
@@ -189,6 +193,7 @@ describe('the writers keep the /v1/responses read model in step', () => {
         sourceUrls: ['https://first.example/a'],
         country: 'DE',
         language: 'de',
+        truncated: 'max_output_tokens',
       },
     ]);
     expect(await pageBody(property.id)).toBe(await expectedBody(property.id));
@@ -219,6 +224,7 @@ describe('the writers keep the /v1/responses read model in step', () => {
         sourceUrls: ['https://second.example/b', 'https://third.example/c'],
         country: null,
         language: null,
+        truncated: null,
       },
     ]);
     expect(await pageBody(property.id)).toBe(await expectedBody(property.id));

@@ -18,6 +18,7 @@ interface ResponseRecord {
   excerpt: string;
   country: string | null;
   language: string | null;
+  truncated: string | null;
   source_urls: string[];
   property_id: string;
   property_name: string;
@@ -27,7 +28,7 @@ interface ResponseRecord {
 // The row both endpoints share: the detail adds only `text`, so the two cannot differ elsewhere.
 const RESPONSE_COLUMNS = Prisma.sql`
   r.id, r.prompt_id, p.text AS prompt, r.model, to_char(r.day, 'YYYY-MM-DD') AS date, r.mentioned,
-  r.matched_term, r.position, r.sentiment, r.excerpt, r.country, r.language, pr.id AS property_id,
+  r.matched_term, r.position, r.sentiment, r.excerpt, r.country, r.language, r.truncated, pr.id AS property_id,
   pr.name AS property_name,
   to_json(ARRAY(SELECT s.url FROM response_sources s WHERE s.response_id = r.id ORDER BY s.ordinal)) AS source_urls`;
 
@@ -48,6 +49,7 @@ function toResponseRow(record: ResponseRecord): ResponseRow {
     sourceUrls: record.source_urls,
     country: record.country,
     language: record.language,
+    truncated: record.truncated,
     property: { id: record.property_id, name: record.property_name },
   };
 }
@@ -68,7 +70,7 @@ const RESPONSE_ORDER: SortColumn[] = [
 const DEEP_OFFSET = 400;
 
 /** What a page needs of each answer: its sort key, the joins' keys and its stored fragment. */
-const PAGE_COLUMNS = Prisma.sql`r.id, r.day, r.prompt_id, r.property_id, r.list_fragment`;
+const PAGE_COLUMNS = Prisma.sql`r.id, r.day, r.prompt_id, r.property_id, r.list_fragment, r.truncated`;
 
 /**
  * The page's answers. Usually they are read as the index walk visits each row: it visits the heap
@@ -93,11 +95,14 @@ function pageOfResponses(where: Prisma.Sql, properties: number, page: Page): Pri
  * A list row as JSON text, in the order and spelling of `toResponseRow` serialized: the stored
  * fragment (model to language, rendered by Postgres when the answer was written; see the
  * migration 20261126180000_response_list_rows) between the parts that change on their own, the
- * prompt's text and the property's name, joined as the page is read.
+ * prompt's text and the property's name, joined as the page is read. `truncated` came after the
+ * fragment was designed: rendered here beside it, since changing a generated column's expression
+ * would rewrite every stored answer.
  */
 const RENDERED_ROW = Prisma.sql`
   '{"id":"' || r.id || '","promptId":"' || r.prompt_id || '","prompt":' || to_json(p.text)::text || ','
-    || r.list_fragment || ',"property":{"id":"' || r.property_id || '","name":' || to_json(pr.name)::text || '}}'`;
+    || r.list_fragment || ',"truncated":' || coalesce(to_json(r.truncated)::text, 'null')
+    || ',"property":{"id":"' || r.property_id || '","name":' || to_json(pr.name)::text || '}}'`;
 
 /**
  * Newest day first; ties by id so pages never overlap (matches the (day DESC, id) indexes). The

@@ -60,7 +60,18 @@ export async function collectAnswer(
   if (!terms) return { applied: false, reason: 'prompt_gone' }; // the property went while the platform answered
   const verdict = judgeAnswer({ answer: answer.markdown, citations: answer.citations, ...terms });
   await db.$transaction((tx) =>
-    storeJudgedAnswers(tx, [{ ...key, text: answer.markdown, verdict, collectedAt: now(), country, language }]),
+    storeJudgedAnswers(tx, [
+      {
+        ...key,
+        text: answer.markdown,
+        verdict,
+        collectedAt: now(),
+        country,
+        language,
+        // A partial answer is kept (asking again costs as much and stops at the same limit), marked.
+        truncated: answer.truncated ?? null,
+      },
+    ]),
   );
   return { applied: true };
 }

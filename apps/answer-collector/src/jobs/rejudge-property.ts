@@ -34,9 +34,10 @@ export async function rejudgeProperty(db: PrismaClient, propertyId: string): Pro
             day: r.day,
             text: r.text,
             collectedAt: r.collectedAt,
-            // Judged again, not asked again: where it was asked stays as it was.
+            // Judged again, not asked again: where it was asked, and whether it was cut short, stay.
             country: r.country,
             language: r.language,
+            truncated: r.truncated,
             verdict: judgeAnswer({ answer: r.text, citations: r.sources.map((s) => s.url), ...terms }),
           })),
         );

@@ -1,4 +1,4 @@
-import { startVendorReplays } from '@vt/answer-collector/testing';
+import { startVendorReplays, vendorFixture } from '@vt/answer-collector/testing';
 import { type RunningApp, scratchDatabase, startApp } from '@vt/test-support';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -160,6 +160,10 @@ describe('answer collection in the console', () => {
     expect(copilotNote).toContain('Microsoft offers no public API that answers as Copilot does');
     expect(copilotNote).toContain('only where they were imported');
 
+    // Claude stops at its output limit (issue 32): its documented max_tokens answer, the same words.
+    const partial = vendorFixture('claude', 'max-tokens');
+    partial.body.content = [{ type: 'text', text: 'For "best desk fan", Globex is popular and Acme is excellent.' }];
+    fake.next('claude', partial);
     await page.getByRole('button', { name: 'Collect answers now' }).click();
     await page.getByText('Collection started: answers arrive within a few minutes').waitFor();
     expect(await page.getByRole('button', { name: 'Collect answers now' }).isDisabled()).toBe(true);
@@ -177,6 +181,18 @@ describe('answer collection in the console', () => {
       ' · asked as Germany · English',
       ' · asked as Germany · English',
     ]);
+    // The partial answer is marked in the list and, with the vendor's reason, in the answer itself.
+    expect(await page.getByTestId('truncated').allTextContents()).toEqual([' · partial answer']);
+    await page
+      .getByTestId('responses')
+      .locator('li', { hasText: 'Claude' })
+      .getByRole('button', { name: 'Read the whole answer' })
+      .click();
+    await page.getByTestId('answer-truncated').waitFor();
+    expect(await page.getByTestId('answer-truncated').textContent()).toContain(
+      'Partial answer: the platform stopped before the end (max_tokens)',
+    );
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     // Spend against budget (issue 32 item 4), from the collectors' counter.
     expect((await page.getByTestId('spend-today').allTextContents()).sort()).toEqual([
       '1 of 50 requests today',

@@ -2377,6 +2377,11 @@ export interface components {
              * @example de
              */
             language: string | null;
+            /**
+             * @description Set when the platform stopped before the end of its answer: its reason as the vendor reported it (max_output_tokens, length, max_tokens, pause_turn, MAX_TOKENS). The verdict judges the part it gave. Null for a whole answer, an imported one, or one collected before this was kept.
+             * @example null
+             */
+            truncated: string | null;
             property: {
                 /** Format: uuid */
                 id: string;
@@ -2888,6 +2893,8 @@ export interface components {
                 country: string | null;
                 /** @description The BCP 47 language it was asked in; null: none given. */
                 language: string | null;
+                /** @description Set when the platform stopped before the end of its answer (its output limit): the reason it gave, such as max_tokens. The text is the part it gave. Null for a whole answer. */
+                truncated: string | null;
                 /** @description The tracked competitors the answer names, first named first. */
                 competitors: {
                     /** Format: uuid */

@@ -472,9 +472,10 @@ function collectAnswers(
           excerpt: verdict.excerpt,
           text,
           collectedAt: new Date(day.getTime() + Math.floor(rng() * collectedWithin)),
-          // Demo answers were asked nowhere in particular: the platforms' defaults.
+          // Demo answers were asked nowhere in particular: the platforms' defaults; each is whole.
           country: null,
           language: null,
+          truncated: null,
         });
         for (const [ordinal, source] of verdict.sources.entries()) {
           out.sources.push({ responseId, ordinal, ...source, propertyId, day, model });

@@ -194,6 +194,10 @@ export const answerDetailSchema = z
         .string()
         .nullable()
         .openapi({ description: 'The BCP 47 language it was asked in; null: none given.' }),
+      truncated: z.string().nullable().openapi({
+        description:
+          'Set when the platform stopped before the end of its answer (its output limit): the reason it gave, such as max_tokens. The text is the part it gave. Null for a whole answer.',
+      }),
       competitors: z
         .array(z.object({ id: z.uuid(), name: z.string(), position: z.number().int() }))
         .openapi({ description: 'The tracked competitors the answer names, first named first.' }),

@@ -16,6 +16,7 @@ interface AnswerRecord {
   text: string;
   country: string | null;
   language: string | null;
+  truncated: string | null;
   citations: { url: string; domain: string }[];
   competitors: { id: string; name: string; position: number }[];
 }
@@ -35,7 +36,7 @@ export async function answerDetail(
   const [[record], tracked] = await Promise.all([
     sql.rows<AnswerRecord>(Prisma.sql`
       SELECT r.id, r.prompt_id, p.text AS prompt, r.model, to_char(r.day, 'YYYY-MM-DD') AS date, r.mentioned,
-        r.matched_term, r.position, r.sentiment, r.text, r.country, r.language,
+        r.matched_term, r.position, r.sentiment, r.text, r.country, r.language, r.truncated,
         COALESCE((SELECT json_agg(json_build_object('url', s.url, 'domain', s.domain) ORDER BY s.ordinal)
           FROM response_sources s WHERE s.response_id = r.id), '[]') AS citations,
         COALESCE((SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'position', m.position)
@@ -72,6 +73,7 @@ export async function answerDetail(
     text: record.text,
     country: record.country,
     language: record.language,
+    truncated: record.truncated,
     competitors: record.competitors,
     citations: record.citations,
     highlights: namedSpans(record.text, judgingTermsFrom(property, tracked)).map((span) => ({

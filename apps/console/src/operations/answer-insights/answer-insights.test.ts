@@ -234,6 +234,23 @@ describe('one whole answer', () => {
     });
   });
 
+  it('says when the platform cut the answer short, with its reason, in the answer and in the list; null when whole', async () => {
+    const t = await seeded();
+    const cut = t.answerOf('2026-05-09', 'claude', P1);
+    const whole = t.answerOf('2026-05-09', 'chatgpt', P1);
+    // As the collector stores a partial answer (collector.test.ts has the vendors' own).
+    await h.db.response.update({ where: { id: cut }, data: { truncated: 'max_tokens' } });
+    const detail = async (id: string) =>
+      (await t.as(t.member).get(`/api/properties/${t.id}/responses/${id}`)).body.answer;
+    expect((await detail(cut)).truncated).toBe('max_tokens');
+    expect((await detail(whole)).truncated).toBeNull();
+    const list = await t.as(t.member).get(`/api/properties/${t.id}/responses?from=2026-05-09&to=2026-05-09`);
+    expect(list.status).toBe(200);
+    const byId = new Map(list.body.data.map((r: { id: string; truncated: string | null }) => [r.id, r.truncated]));
+    expect(byId.get(cut)).toBe('max_tokens');
+    expect(byId.get(whole)).toBeNull();
+  });
+
   it("is a 404 for another team's answer, through its property or through one's own", async () => {
     const t = await seeded();
     const id = t.answerOf('2026-05-08', 'chatgpt', P1);

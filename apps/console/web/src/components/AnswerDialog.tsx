@@ -67,6 +67,12 @@ export function AnswerDialog(props: {
           <p className="legend hint">
             <mark className="brand">Your brand</mark> <mark className="competitor">Competitors</mark>
           </p>
+          {answer.truncated && (
+            <p className="note" data-testid="answer-truncated">
+              Partial answer: the platform stopped before the end ({answer.truncated}). The text and the verdict are
+              what it answered; asking again would stop at the same limit.
+            </p>
+          )}
           <div className="answer-text" data-testid="answer-text">
             <HighlightedText text={answer.text} highlights={answer.highlights} />
           </div>

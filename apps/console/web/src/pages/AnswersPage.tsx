@@ -262,6 +262,12 @@ function Responses({ responses, onOpen }: { responses: PropertyResponses; onOpen
             </span>{' '}
             <strong>{platformName(r.model)}</strong> · {r.date} · “{r.prompt}”
             {(r.country || r.language) && <span data-testid="asked-from"> · asked as {locationWords(r)}</span>}
+            {r.truncated && (
+              <span data-testid="truncated" title={`The platform stopped before the end (${r.truncated})`}>
+                {' '}
+                · partial answer
+              </span>
+            )}
             {r.mentioned && (
               <>
                 {' '}
