@@ -6,13 +6,14 @@ import {
   type CollectAnswerJobData,
   collectAnswerJob,
   type Queue,
+  RateLimitError,
   RetryLaterError,
   rejudgePropertyJob,
   UnrecoverableError,
 } from '@vt/queue';
 import { jobWorker, type QueueJobWorker, startQueueWorker } from '@vt/service-runtime';
 import { Counter, Gauge } from 'prom-client';
-import { collectAnswer, retryDelayMs } from './jobs/collect-answer.ts';
+import { collectAnswer, PlatformPaused, platformPauseMs, retryDelayMs } from './jobs/collect-answer.ts';
 import { countQuestionEnd, failedAttemptEnd, openRuns, publishPlatformStatus } from './jobs/collection-status.ts';
 import { rejudgeProperty } from './jobs/rejudge-property.ts';
 import { platformLimits } from './jobs/request-budget.ts';
@@ -52,6 +53,13 @@ async function withoutPendingJobs(
   }
   return kept;
 }
+
+/**
+ * The limiter of each platform's queue. It never binds (a million questions a second); it is there
+ * because BullMQ honours a queue's pause (`queue.rateLimit`, set on a 429) only on a queue whose
+ * workers have a limiter.
+ */
+const PAUSABLE = { max: 1_000_000, duration: 1_000 } as const;
 
 /** What a run keeps of a failure: the platform's status, never its body or the request. */
 function failureOf(err: unknown): string {
@@ -149,12 +157,17 @@ export async function startAnswerCollector(
 
       // One queue and worker per platform. A platform's concurrency, when set, holds across every
       // replica (BullMQ's global concurrency on its queue); each process also keeps to its own.
+      // A 429 pauses the platform's queue, so every replica stops sending that platform's
+      // questions until its Retry-After has passed; the other platforms' queues go on.
       const perPlatform: QueueJobWorker[] = [];
       for (const client of found.clients) {
         const limits = platformLimits(config, client.platform);
         const contract = collectAnswerJob(client.platform);
-        if (limits.concurrency) await queue(contract).setGlobalConcurrency(limits.concurrency);
-        else await queue(contract).removeGlobalConcurrency();
+        const platformQueue = queue(contract);
+        if (limits.concurrency) await platformQueue.setGlobalConcurrency(limits.concurrency);
+        else await platformQueue.removeGlobalConcurrency();
+        // The pause left, read before each request: a question fetched just before the pause began.
+        const pausedForMs = async () => Math.max(0, await platformQueue.getRateLimitTtl(PAUSABLE.max));
         perPlatform.push(
           jobWorker({
             contract,
@@ -162,13 +175,29 @@ export async function startAnswerCollector(
               config.COLLECT_CONCURRENCY_PER_PLATFORM,
               limits.concurrency ?? Number.POSITIVE_INFINITY,
             ),
+            limiter: PAUSABLE,
             handle: async (data, attempt) => {
               try {
-                const outcome = await collectAnswer(db, client, data, { now, dailyRequests: limits.dailyRequests });
+                const outcome = await collectAnswer(db, client, data, {
+                  now,
+                  dailyRequests: limits.dailyRequests,
+                  pausedForMs,
+                });
                 answered.inc({ platform: client.platform, outcome: outcome.applied ? 'collected' : outcome.reason });
                 await countQuestionEnd(db, data.runId, outcome.applied ? 'stored' : 'skipped');
                 return outcome;
               } catch (err) {
+                // Not sent: back to the queue, no attempt counted, the question not ended. BullMQ
+                // holds the queue until the pause has passed.
+                if (err instanceof PlatformPaused) {
+                  answered.inc({ platform: client.platform, outcome: 'paused' });
+                  throw new RateLimitError();
+                }
+                const pause = platformPauseMs(err);
+                if (pause !== null) {
+                  await platformQueue.rateLimit(pause);
+                  logger.warn({ platform: client.platform, pauseMs: pause }, 'platform answered 429: paused');
+                }
                 const retryable = !(err instanceof PlatformError) || err.retryable;
                 answered.inc({ platform: client.platform, outcome: retryable ? 'retrying' : 'failed' });
                 await countQuestionEnd(db, data.runId, failedAttemptEnd(retryable, attempt), failureOf(err));

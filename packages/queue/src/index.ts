@@ -1,4 +1,4 @@
-export { type Job, type Queue, UnrecoverableError, type Worker } from 'bullmq';
+export { type Job, type Queue, RateLimitError, UnrecoverableError, type Worker } from 'bullmq';
 export {
   alertEvaluationJob,
   answerScheduleJob,

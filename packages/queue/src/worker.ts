@@ -15,6 +15,12 @@ export interface JobWorkerOptions<S extends z.ZodType> {
    * twice this. BullMQ's 30 s when absent.
    */
   lockMs?: number;
+  /**
+   * BullMQ's rate limiter: at most `max` jobs started per `duration` ms across every worker of the
+   * queue. A queue whose processor pauses it (`queue.rateLimit(ms)`, then `RateLimitError`) needs
+   * one: BullMQ checks the pause only on a queue that has a limiter.
+   */
+  limiter?: { max: number; duration: number };
   /** The processor: a plain async function of the parsed payload, testable without Redis. */
   handle: (data: z.output<S>, job: Job) => Promise<void>;
   onUnknownJob: (job: Job) => void;
@@ -41,6 +47,7 @@ export function createJobWorker<S extends z.ZodType>(options: JobWorkerOptions<S
       // Only jobs whose contract asks for DELAY_FROM_ERROR_BACKOFF reach it; the others use BullMQ's own.
       settings: { backoffStrategy: delayFromError },
       ...(options.lockMs ? { lockDuration: options.lockMs, stalledInterval: options.lockMs } : {}),
+      ...(options.limiter ? { limiter: options.limiter } : {}),
     },
   );
 }

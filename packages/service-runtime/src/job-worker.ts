@@ -23,6 +23,8 @@ export interface JobWorkerSpec<S extends z.ZodType = z.ZodType> {
   contract: JobContract<S>;
   /** Jobs of this queue in flight at once in the process. */
   concurrency: number;
+  /** BullMQ's rate limiter for the queue (see `createJobWorker`), when the processor may pause it. */
+  limiter?: { max: number; duration: number };
   /**
    * The job's processor: applies one parsed payload (a plain function of the payload, testable
    * without Redis). A throw fails the attempt, and BullMQ retries it with the contract's backoff.
@@ -78,6 +80,7 @@ function createObservedJobWorker<S extends z.ZodType>(spec: JobWorkerSpec<S>, de
     prefix: deps.prefix,
     concurrency: spec.concurrency,
     lockMs: deps.lockMs,
+    ...(spec.limiter ? { limiter: spec.limiter } : {}),
     handle: async (data, job) => {
       const outcome = await spec.handle(data, { made: job.attemptsMade, of: job.opts.attempts ?? 1 });
       const fields = { jobId: job.id, ...jobFields(data) };

@@ -4,7 +4,7 @@ import type { CollectAnswerJobData } from '@vt/queue';
 import type { JobOutcome } from '@vt/service-runtime';
 import { judgeAnswer } from '@vt/verdict';
 import { type AnswerLocation, type PlatformClient, PlatformError } from '../platforms/index.ts';
-import { takeRequest } from './request-budget.ts';
+import { returnRequest, takeRequest } from './request-budget.ts';
 
 export type CollectSkip =
   | 'already_collected'
@@ -17,6 +17,22 @@ export interface CollectAnswerOptions {
   now?: () => Date;
   /** The platform's requests per UTC day, shared by every replica; absent: no limit. */
   dailyRequests?: number;
+  /**
+   * How long the platform is still paused after a 429 (ms; 0 or less: not paused), shared by every
+   * replica. Absent: never paused.
+   */
+  pausedForMs?: () => Promise<number>;
+}
+
+/**
+ * The platform is paused (it answered 429 with Retry-After a moment ago): the question was not
+ * sent, took nothing from the budget and is no attempt; it waits until the pause has passed.
+ */
+export class PlatformPaused extends Error {
+  override name = 'PlatformPaused';
+  constructor(readonly remainingMs: number) {
+    super(`platform paused for ${remainingMs} ms more`);
+  }
 }
 
 /**
@@ -48,14 +64,22 @@ export async function collectAnswer(
   if (prompt.property.plan === 'free' || prompt.property.subscriptionStatus !== 'active') {
     return { applied: false, reason: 'property_not_collected' };
   }
+  // Checked just before the request, not when the job was fetched: a question fetched while
+  // another was being refused must not be sent either.
+  const paused = (await options.pausedForMs?.()) ?? 0;
+  if (paused > 0) throw new PlatformPaused(paused);
   // Taken last, just before the request: a question that is not sent costs nothing.
-  if (!(await takeRequest(db, client.platform, options.dailyRequests, now()))) {
+  const takenAt = now();
+  if (!(await takeRequest(db, client.platform, options.dailyRequests, takenAt))) {
     return { applied: false, reason: 'skipped_budget' };
   }
   const country = prompt.country ?? prompt.property.country;
   const language = prompt.language ?? prompt.property.language;
   const location: AnswerLocation = { ...(country ? { country } : {}), ...(language ? { language } : {}) };
-  const answer = await client.ask(prompt.text, Object.keys(location).length ? { location } : {});
+  const answer = await client.ask(prompt.text, Object.keys(location).length ? { location } : {}).catch(async (err) => {
+    if (err instanceof PlatformError && err.status === 429) await returnRequest(db, client.platform, takenAt);
+    throw err;
+  });
   const terms = await judgingTermsOf(db, data.propertyId);
   if (!terms) return { applied: false, reason: 'prompt_gone' }; // the property went while the platform answered
   const verdict = judgeAnswer({ answer: answer.markdown, citations: answer.citations, ...terms });
@@ -78,6 +102,23 @@ export async function collectAnswer(
 
 /** The first retry's wait without a Retry-After; each later one doubles it. */
 const FIRST_RETRY_MS = 30_000;
+
+/**
+ * The most a 429 pauses a whole platform: a Retry-After of hours (a daily quota spent) pauses it
+ * this long, then one question probes it again, and a new 429 pauses it again.
+ */
+export const MAX_PLATFORM_PAUSE_MS = 15 * 60_000;
+
+/**
+ * How long a platform's 429 pauses every question of that platform, on every replica: its
+ * Retry-After, capped at MAX_PLATFORM_PAUSE_MS; without one, the first retry's wait. Null for any
+ * other failure (a 5xx or a timeout says nothing about the next question).
+ */
+export function platformPauseMs(err: unknown): number | null {
+  if (!(err instanceof PlatformError) || err.status !== 429) return null;
+  const asked = err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : FIRST_RETRY_MS;
+  return Math.min(asked, MAX_PLATFORM_PAUSE_MS);
+}
 
 /**
  * How long to wait before asking again after a retryable failure. A platform that said when

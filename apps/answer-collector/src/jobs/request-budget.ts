@@ -50,3 +50,16 @@ export async function takeRequest(
     WHERE platform = ${platform} AND day = ${day}::date`;
   return false;
 }
+
+/**
+ * Gives back a request `takeRequest` took at `takenAt`, to the same UTC day: one the platform
+ * refused with 429 (rate limited). Nothing was answered or charged, and the question is asked again
+ * once the platform's pause has passed, taking its request then: without this a rate-limited
+ * question would count against the day's budget twice.
+ */
+export async function returnRequest(db: PrismaClient, platform: string, takenAt: Date): Promise<void> {
+  const day = formatUtcDay(utcDay(takenAt));
+  await db.$executeRaw`
+    UPDATE answer_platform_usage SET requests = requests - 1
+    WHERE platform = ${platform} AND day = ${day}::date AND requests > 0`;
+}

@@ -30,6 +30,8 @@ export interface RecordedRequest {
   body: Record<string, unknown>;
   /** The prompt, read from wherever that platform's API puts it. */
   prompt: string;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 /** A vendor fixture: the documented example's status, headers and body, and the page it came from. */
@@ -90,7 +92,7 @@ export async function startVendorReplays(answer?: (platform: ReplayPlatform, pro
           }
           const body = JSON.parse(raw || '{}');
           const prompt = String(ENDPOINTS[platform].prompt(body));
-          requests.push({ platform, method: req.method, path, headers: req.headers, body, prompt });
+          requests.push({ platform, method: req.method, path, headers: req.headers, body, prompt, at: Date.now() });
           send(reply(platform, prompt));
         });
       });
