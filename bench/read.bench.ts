@@ -165,7 +165,12 @@ try {
   const floor = await runLoad({ port: BARE_PORT, path: '/bare', method: 'GET' }, CONCURRENCY, SECONDS, none);
   const queryFloor = await runLoad({ port: BARE_PORT, path: '/bare-query', method: 'GET' }, CONCURRENCY, SECONDS, none);
   const pageFloorCpuBefore = { express: cpuSecondsOf(pageFloor.pid ?? 0), backends: await backendCpu(db, database) };
-  const dataFloor = await runLoad({ port: PAGE_FLOOR_PORT, path: '/bare-page', method: 'GET' }, CONCURRENCY, SECONDS, none);
+  const dataFloor = await runLoad(
+    { port: PAGE_FLOOR_PORT, path: '/bare-page', method: 'GET' },
+    CONCURRENCY,
+    SECONDS,
+    none,
+  );
   const dataFloorCpuUs = {
     express: ((cpuSecondsOf(pageFloor.pid ?? 0) - pageFloorCpuBefore.express) / Math.max(1, dataFloor.requests)) * 1e6,
     backends:
