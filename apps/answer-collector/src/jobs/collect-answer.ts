@@ -41,7 +41,9 @@ export class PlatformPaused extends Error {
  * retried, duplicated or re-enqueued job costs one query. Only active prompts of properties on an
  * active paid plan are asked, each with its country and language (the prompt's, else the
  * property's), and only while the platform's daily budget lasts: past it the question is skipped,
- * not retried. A platform failure throws (PlatformError) for the queue to retry.
+ * not retried. A platform failure throws (PlatformError) for the queue to retry; a 429 first gives
+ * its request back to the budget. While the platform is paused after a 429 nothing is sent or
+ * taken: PlatformPaused is thrown for the question to wait.
  */
 export async function collectAnswer(
   db: PrismaClient,
