@@ -101,8 +101,8 @@ const WEB_BUILD_TIMEOUT_MS = 180_000;
 /**
  * The web UI built from these sources, once per test run however many browser test files ask
  * (each file is a process of its own): the first to ask builds it into the run's scratch
- * directory, the others wait for its mark. A vite build costs 10-20 s of both cores here; the run's
- * global setup removes the directory at the end.
+ * directory, the others wait for its mark (a vite 8 build takes about a second of CPU here, 10-20 s
+ * with the vite before it). The run's global setup removes the directory at the end.
  */
 async function webBuildOfThisRun(): Promise<string> {
   const outDir = join(runScratchDir(), 'web');

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { runScript, scratchDatabase } from '@vt/test-support';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness } from '../testing/index.ts';
 
@@ -26,12 +26,13 @@ let login: { emails: string[]; password: string };
 
 beforeAll(async () => {
   demo = await scratchDatabase('demo');
+  h = createConsoleHarness({ db: demo.db });
+  // The browser starts while the seed runs (nothing is read before the tests).
   const seed = runScript('apps/ops/src/main.ts', ['demo', 'seed', '--json'], { DATABASE_URL: demo.url });
+  [ui] = await Promise.all([openConsoleInBrowser(h.appDeps), seed.exited]);
   const code = await seed.exited;
   if (code !== 0) throw new Error(`demo seed failed (${code}): ${seed.stdout()} ${seed.stderr()}`);
   login = JSON.parse(seed.stdout()).login;
-  h = createConsoleHarness({ db: demo.db });
-  ui = await openConsoleInBrowser(h.appDeps);
   if (refresh) mkdirSync(README_SCREENSHOTS, { recursive: true });
 }, 240_000);
 
@@ -45,8 +46,12 @@ afterAll(async () => {
 const shot = (page: Parameters<ConsoleInBrowser['shot']>[0], name: string) =>
   ui.shot(page, name, refresh ? README_SCREENSHOTS : undefined, { fullPage: false });
 
-describe('the demo in the web UI', () => {
-  it("shows the demo owner Acme Analytics' activity, answers and crawl setup from the seeded data", async () => {
+// Each test has its own pages and only reads the demo, so the tests of a block run side by side: the
+// walks mostly wait on the browser, and one after the other they were most of this file's time.
+describe.concurrent('the demo in the web UI', () => {
+  it("shows the demo owner Acme Analytics' activity, answers and crawl setup from the seeded data", async ({
+    expect,
+  }) => {
     const page = await ui.signIn({ email: login.emails[0] as string, password: login.password });
     // The home overview first: the demo's figures with their trends and what changed this week.
     await page.getByTestId('overview').waitFor();
@@ -75,7 +80,7 @@ describe('the demo in the web UI', () => {
     await page.close();
   });
 
-  it("shows the demo's prompts × platforms with a whole answer, and its sources", async () => {
+  it("shows the demo's prompts × platforms with a whole answer, and its sources", async ({ expect }) => {
     const page = await ui.signIn({ email: login.emails[0] as string, password: login.password });
     await page.getByRole('link', { name: 'Acme Analytics' }).click();
     await page.getByRole('link', { name: 'Prompts × platforms' }).click();
@@ -120,19 +125,20 @@ async function propertyPages(page: Page): Promise<string[]> {
   ];
 }
 
-async function open(page: Page, path: string) {
+/** `expect` is the test's own: the tests of a block run side by side (a poll belongs to its test). */
+async function open(page: Page, path: string, expect: ExpectStatic) {
   await page.goto(`${ui.base}${path}`);
   await page.waitForLoadState('networkidle');
   await page.locator('main h1').first().waitFor();
   await expect.poll(() => page.getByText('Loading…').count()).toBe(0);
 }
 
-describe('the demo’s pages, full of data', () => {
-  it('have no serious or critical axe violation, and show the visibility chart’s 100% whole', async () => {
+describe.concurrent('the demo’s pages, full of data', () => {
+  it('have no serious or critical axe violation, and show the visibility chart’s 100% whole', async ({ expect }) => {
     const page = await signInWithContext({ width: 1280, height: 900 });
     const problems: Record<string, string[]> = {};
     for (const path of await propertyPages(page)) {
-      await open(page, path);
+      await open(page, path, expect);
       const { violations } = await new AxeBuilder({ page }).analyze();
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       if (serious.length)
@@ -151,12 +157,12 @@ describe('the demo’s pages, full of data', () => {
     await page.context().close();
   });
 
-  it('fit a 390 px phone, with no serious or critical axe violation there', async () => {
+  it('fit a 390 px phone, with no serious or critical axe violation there', async ({ expect }) => {
     const page = await signInWithContext({ width: 390, height: 844 });
     const widths: Record<string, number> = {};
     const problems: Record<string, string[]> = {};
     for (const path of await propertyPages(page)) {
-      await open(page, path);
+      await open(page, path, expect);
       widths[path] = await page.evaluate<number>('document.documentElement.scrollWidth');
       const { violations } = await new AxeBuilder({ page }).analyze();
       const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, type ExpectStatic, it, vi } from 'vitest';
 import { type ConsoleInBrowser, openConsoleInBrowser } from '../testing/browser.ts';
 import { createConsoleHarness, type SignedUp } from '../testing/index.ts';
 
@@ -24,7 +24,17 @@ let propertyId = '';
 let otherTeamId = '';
 
 beforeAll(async () => {
-  ui = await openConsoleInBrowser(h.appDeps);
+  // The browser starts while the pages' data is made (and is closed after, whichever fails).
+  const browser = openConsoleInBrowser(h.appDeps);
+  try {
+    await seedPages();
+  } finally {
+    ui = await browser;
+  }
+}, 180_000);
+
+/** The owner's team with a property, competitor, prompt and key under long names; a stranger's team. */
+async function seedPages() {
   owner = await h.signUp('layout');
   const made = await h.as(owner.token).post('/api/teams', { name: LONG('Team'), slug: `lay-${Date.now()}` });
   teamId = made.body.team.id;
@@ -41,7 +51,7 @@ beforeAll(async () => {
   // A team the owner is not in.
   const stranger = await h.signUp('stranger');
   otherTeamId = (await h.teamOf(stranger)).teamId;
-}, 180_000);
+}
 
 afterAll(async () => {
   await ui?.close();
@@ -85,8 +95,11 @@ async function signedOut(viewport = { width: 1280, height: 900 }): Promise<Page>
 /** Closes a page and its context. */
 const close = (page: Page) => page.context().close();
 
-/** Opens a page and waits until it has loaded its data (no request in flight, no "Loading…"). */
-async function open(page: Page, path: string) {
+/**
+ * Opens a page and waits until it has loaded its data (no request in flight, no "Loading…").
+ * `expect` is the test's own: the tests run side by side (a poll belongs to its test).
+ */
+async function open(page: Page, path: string, expect: ExpectStatic) {
   await page.goto(`${ui.base}${path}`);
   await page.waitForLoadState('networkidle');
   await page.locator('main h1').first().waitFor();
@@ -120,12 +133,16 @@ async function frameOf(page: Page) {
   return { title: await page.title(), landmarks, first, focusInMain };
 }
 
-describe('every console page, for everyone', () => {
-  it('has its own title, header and main landmarks, a skip link first, and no serious or critical axe violation', async () => {
+// Each test has its own browser context and changes nothing another reads, so they run side by
+// side: they mostly wait on the browser, and one after the other they were most of this file's time.
+describe.concurrent('every console page, for everyone', () => {
+  it('has its own title, header and main landmarks, a skip link first, and no serious or critical axe violation', async ({
+    expect,
+  }) => {
     const titles = new Map<string, string>();
     const problems: Record<string, string[]> = {};
     const check = async (page: Page, path: string, signedIn: boolean) => {
-      await open(page, path);
+      await open(page, path, expect);
       const frame = await frameOf(page);
       expect(frame.title, path).toMatch(/ · AI Visibility$/);
       titles.set(path, frame.title);
@@ -153,13 +170,15 @@ describe('every console page, for everyone', () => {
     expect(titles.get(`/t/${teamId}/p/${propertyId}/activity`)).toBe(`Activity · ${LONG('Property')} · AI Visibility`);
   });
 
-  it('fits a 390 px phone on every page, long unbroken names included, with every property tab on screen and no axe violation there', async () => {
+  it('fits a 390 px phone on every page, long unbroken names included, with every property tab on screen and no axe violation there', async ({
+    expect,
+  }) => {
     const widths: Record<string, number> = {};
     // On a phone wide tables scroll inside themselves: axe checks those, too, can be reached.
     const problems: Record<string, string[]> = {};
     const out = await signedOut({ width: 390, height: 844 });
     for (const path of signedOutPages) {
-      await open(out, path);
+      await open(out, path, expect);
       widths[path] = await out.evaluate<number>('document.documentElement.scrollWidth');
       const found = await serious(out);
       if (found.length) problems[path] = found;
@@ -168,7 +187,7 @@ describe('every console page, for everyone', () => {
 
     const page = await signIn(owner, { width: 390, height: 844 });
     for (const path of signedInPages()) {
-      await open(page, path);
+      await open(page, path, expect);
       widths[path] = await page.evaluate<number>('document.documentElement.scrollWidth');
       const found = await serious(page);
       if (found.length) problems[path] = found;
@@ -178,7 +197,7 @@ describe('every console page, for everyone', () => {
     expect(problems).toEqual({});
 
     // Every tab of a property is on screen, none hidden past the edge.
-    await open(page, `/t/${teamId}/p/${propertyId}/activity`);
+    await open(page, `/t/${teamId}/p/${propertyId}/activity`, expect);
     const tabs = page.getByRole('navigation', { name: 'Property' }).getByRole('link');
     expect(await tabs.count()).toBeGreaterThanOrEqual(5);
     for (const tab of await tabs.all()) {
@@ -192,24 +211,26 @@ describe('every console page, for everyone', () => {
     await close(page);
   });
 
-  it('has no serious or critical axe violation with a confirmation dialog or every example opened', async () => {
+  it('has no serious or critical axe violation with a confirmation dialog or every example opened', async ({
+    expect,
+  }) => {
     const page = await signIn(owner);
-    await open(page, `/t/${teamId}/keys`);
+    await open(page, `/t/${teamId}/keys`, expect);
     await page.getByRole('button', { name: 'Revoke' }).first().click();
     await page.getByRole('dialog').waitFor();
     expect(await serious(page)).toEqual([]);
     await page.keyboard.press('Escape');
     for (const path of [`/t/${teamId}/p/${propertyId}/crawl`, `/t/${teamId}/p/${propertyId}/webhook`]) {
-      await open(page, path);
+      await open(page, path, expect);
       for (const summary of await page.locator('main details > summary').all()) await summary.click();
       expect(await serious(page), path).toEqual([]);
     }
     await close(page);
   });
 
-  it('keeps the Create key button clear of the property checkboxes on the keys page', async () => {
+  it('keeps the Create key button clear of the property checkboxes on the keys page', async ({ expect }) => {
     const page = await signIn(owner, { width: 1280, height: 900 });
-    await open(page, `/t/${teamId}/keys`);
+    await open(page, `/t/${teamId}/keys`, expect);
     const form = page.getByRole('form', { name: 'Create a key' });
     const button = await form.getByRole('button', { name: 'Create key' }).boundingBox();
     for (const label of await form.locator('label.check').all()) {
@@ -225,10 +246,10 @@ describe('every console page, for everyone', () => {
     await close(page);
   });
 
-  it('answers a team the person is not in with a plain page that links to their own teams', async () => {
+  it('answers a team the person is not in with a plain page that links to their own teams', async ({ expect }) => {
     const page = await signIn(owner);
     for (const path of [`/t/${otherTeamId}`, `/t/${otherTeamId}/keys`, '/t/00000000-0000-4000-8000-000000000000']) {
-      await open(page, path);
+      await open(page, path, expect);
       expect(await page.getByTestId('not-a-member').textContent()).toBe(
         'You are not a member of this team, or it does not exist.',
       );
@@ -240,9 +261,9 @@ describe('every console page, for everyone', () => {
     await close(page);
   });
 
-  it('says a refused form in a plain sentence, with the API’s code behind a details toggle', async () => {
+  it('says a refused form in a plain sentence, with the API’s code behind a details toggle', async ({ expect }) => {
     const page = await signIn(owner);
-    await open(page, `/t/${teamId}`);
+    await open(page, `/t/${teamId}`, expect);
     // Spaces pass the browser's `required`; the API refuses them.
     await page.getByLabel('Name', { exact: true }).fill('   ');
     await page.getByLabel('Domain').fill('blank.example');
