@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { DurationSequencer } from './packages/test-support/src/duration-sequencer.ts';
 
 // The fault and load suites (tests/faults, tests/load) kill and cut real processes and load the
 // machine, so they run on their own: `pnpm test:faults` and `pnpm test:load` (VT_SUITE=faults|load),
@@ -42,6 +43,9 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     // Suites seed their own teams and properties, so files run in parallel against one database.
     pool: 'forks',
+    // Longest files first, from tests/file-durations.json on a fresh clone (CI), which has no
+    // cache of a past run for vitest to order by: pnpm test:durations refreshes it.
+    sequence: { sequencer: DurationSequencer },
     reporters: ['default', './packages/test-support/src/summary-reporter.ts'],
   },
 });
