@@ -198,6 +198,20 @@ describe('the typed client’s iterator', () => {
       name: 'ReadApiPagingError',
       status: 401,
       body: { error: { code: 'INVALID_KEY' } },
+      message: expect.stringContaining('read API answered 401 INVALID_KEY: '),
     });
+  });
+
+  it('[READ-30] takes only list paths and their own filters (pnpm typecheck fails otherwise)', () => {
+    const api = createReadApiClient('http://127.0.0.1:1', world.keys.all);
+    // Generators run nothing until iterated: these lines are checked by tsc, not sent.
+    readApiPages(api, '/v1/tasks', { status: 'todo', limit: 10 });
+    // @ts-expect-error a detail is not a list
+    readApiPages(api, '/v1/responses/{id}');
+    // @ts-expect-error /v1/tasks has no `mentioned` filter
+    readApiRows(api, '/v1/tasks', { mentioned: true });
+    // @ts-expect-error the iterator drives the cursor itself
+    readApiPages(api, '/v1/responses', { starting_after: 'x' });
+    expect(typeof readApiPages).toBe('function');
   });
 });
