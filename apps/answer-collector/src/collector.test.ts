@@ -73,7 +73,7 @@ beforeAll(async () => {
       clients: [
         openAiClient({ apiKey: key, model: 'gpt-4.1', baseUrl: fake.baseUrls.chatgpt }),
         perplexityClient({ apiKey: key, model: 'sonar', baseUrl: fake.baseUrls.perplexity }),
-        anthropicClient({ apiKey: key, model: 'claude-sonnet-4-5', baseUrl: fake.baseUrls.claude }),
+        anthropicClient({ apiKey: key, model: 'claude-sonnet-5-5', baseUrl: fake.baseUrls.claude }),
         geminiClient({ apiKey: key, model: 'gemini-2.5-flash', baseUrl: fake.baseUrls.gemini }),
       ],
     },

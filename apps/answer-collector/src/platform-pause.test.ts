@@ -70,7 +70,7 @@ describe('a 429 pauses the platform', () => {
     });
     const collector = await startAnswerCollector(config, createLogger({ name: 'answer-collector', level: 'silent' }), {
       clients: [
-        anthropicClient({ apiKey: 'test-key', model: 'claude-sonnet-4-5', baseUrl: fake.baseUrls.claude }),
+        anthropicClient({ apiKey: 'test-key', model: 'claude-sonnet-5-5', baseUrl: fake.baseUrls.claude }),
         gemini,
       ],
     });

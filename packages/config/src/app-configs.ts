@@ -240,7 +240,10 @@ export const answerCollectorConfigSchema = z.object({
   ...platformEnv(
     'ANTHROPIC',
     'Claude (Anthropic Messages API with web search)',
-    'claude-sonnet-4-5',
+    // The newest Sonnet the SDK names. claude-sonnet-4-5, the default before, reaches end-of-life
+    // on 2026-11-30 (the SDK's deprecation list): a test asks through the SDK with this default
+    // and fails on its deprecation warning.
+    'claude-sonnet-5-5',
     'https://api.anthropic.com',
   ),
   ...platformEnv(

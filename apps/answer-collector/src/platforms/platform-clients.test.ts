@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { answerCollectorConfigSchema } from '@vt/config';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ReplayPlatform, startVendorReplays, type VendorReplays } from '../testing/vendor-replays.ts';
 import { anthropicClient } from './anthropic.ts';
 import { geminiClient } from './gemini.ts';
@@ -28,7 +29,7 @@ const clientOf = (platform: ReplayPlatform, baseUrl = replays.baseUrls[platform]
     case 'perplexity':
       return perplexityClient({ apiKey: KEY, model: 'sonar', baseUrl });
     case 'claude':
-      return anthropicClient({ apiKey: KEY, model: 'claude-sonnet-4-5', baseUrl });
+      return anthropicClient({ apiKey: KEY, model: 'claude-sonnet-5-5', baseUrl });
     case 'gemini':
       return geminiClient({ apiKey: KEY, model: 'gemini-2.5-flash', baseUrl });
   }
@@ -114,6 +115,23 @@ describe('Perplexity (@perplexity-ai/perplexity_ai SDK, Sonar chat completions)'
 });
 
 describe('Anthropic (@anthropic-ai/sdk, Messages API)', () => {
+  it('the default ANTHROPIC_MODEL is one the SDK does not warn is deprecated (claude-sonnet-4-5 ends on 2026-11-30)', async () => {
+    const model = answerCollectorConfigSchema.shape.ANTHROPIC_MODEL.parse(undefined);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await anthropicClient({ apiKey: KEY, model, baseUrl: replays.baseUrls.claude }).ask(
+        'when was Claude Shannon born?',
+      );
+      expect(lastRequestOf('claude')?.body).toMatchObject({ model });
+      expect(warn.mock.calls.flat().join('\n')).not.toMatch(/deprecated/i);
+      // The check sees what it looks for: the SDK warns for the old default.
+      await anthropicClient({ apiKey: KEY, model: 'claude-sonnet-4-5', baseUrl: replays.baseUrls.claude }).ask('q');
+      expect(warn.mock.calls.flat().join('\n')).toMatch(/'claude-sonnet-4-5' is deprecated/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('reads the documented web search answer: the text after the search and its web_search_result_location citations', async () => {
     expect(await clientOf('claude').ask('when was Claude Shannon born?')).toEqual({
       markdown: 'Based on the search results, Claude Shannon was born on April 30, 1916, in Petoskey, Michigan',
@@ -125,7 +143,7 @@ describe('Anthropic (@anthropic-ai/sdk, Messages API)', () => {
     expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(request?.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(request?.body).toEqual({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       max_tokens: 4096,
       messages: [{ role: 'user', content: 'when was Claude Shannon born?' }],
       tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 5 }],
