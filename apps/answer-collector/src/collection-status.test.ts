@@ -1,12 +1,13 @@
 import { answerCollectorConfigSchema } from '@vt/config';
 import { formatUtcDay, utcDay } from '@vt/db';
 import { createLogger } from '@vt/logger';
-import { isolatedQueuePrefix, scratchDatabase, testEnv, uniqueSlug } from '@vt/test-support';
+import { isolatedQueuePrefix, scratchDatabase, testEnv } from '@vt/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQuestionEnd, failedAttemptEnd, nextDailyRun } from './jobs/collection-status.ts';
 import { geminiClient } from './platforms/gemini.ts';
 import { openAiClient } from './platforms/openai.ts';
 import { startAnswerCollector } from './start.ts';
+import { propertyWithPrompts as propertyWithPromptsIn } from './testing/property-with-prompts.ts';
 import { startVendorReplays } from './testing/vendor-replays.ts';
 import { waitFor } from './testing/wait-for.ts';
 
@@ -20,18 +21,8 @@ let scratch: Awaited<ReturnType<typeof scratchDatabase>>;
 let fake: Awaited<ReturnType<typeof startVendorReplays>>;
 let collector: Awaited<ReturnType<typeof startAnswerCollector>>;
 
-async function propertyWithPrompts(count: number) {
-  const db = scratch.db;
-  const slug = uniqueSlug('status');
-  const team = await db.team.create({ data: { name: slug, slug } });
-  const property = await db.property.create({
-    data: { teamId: team.id, name: 'Acme', domain: 'acme.io', plan: 'growth', brandTerms: ['Acme'] },
-  });
-  for (let i = 0; i < count; i++) {
-    await db.prompt.create({ data: { propertyId: property.id, text: `question ${i} ${slug}?` } });
-  }
-  return property;
-}
+const propertyWithPrompts = async (count: number) =>
+  (await propertyWithPromptsIn(scratch.db, count, 'status')).property;
 
 const runsOf = (propertyId: string) =>
   scratch.db.answerCollectionRun.findMany({ where: { propertyId }, orderBy: { platform: 'asc' } });

@@ -1,13 +1,14 @@
 import { answerCollectorConfigSchema } from '@vt/config';
-import { formatUtcDay, type PrismaClient, utcDay } from '@vt/db';
+import { formatUtcDay, utcDay } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { collectAnswerJob } from '@vt/queue';
-import { isolatedQueuePrefix, scratchDatabase, testEnv, uniqueSlug } from '@vt/test-support';
+import { isolatedQueuePrefix, scratchDatabase, testEnv } from '@vt/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collectAnswer, MAX_PLATFORM_PAUSE_MS, PlatformPaused, platformPauseMs } from './jobs/collect-answer.ts';
 import { anthropicClient } from './platforms/anthropic.ts';
 import { PlatformError } from './platforms/index.ts';
 import { startAnswerCollector } from './start.ts';
+import { propertyWithPrompts } from './testing/property-with-prompts.ts';
 import { recordingClient } from './testing/recording-client.ts';
 import { startVendorReplays, vendorFixture } from './testing/vendor-replays.ts';
 import { waitFor } from './testing/wait-for.ts';
@@ -24,19 +25,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-async function propertyWithPrompts(db: PrismaClient, count: number) {
-  const slug = uniqueSlug('pause');
-  const team = await db.team.create({ data: { name: slug, slug } });
-  const property = await db.property.create({
-    data: { teamId: team.id, name: 'Acme', domain: 'acme.io', plan: 'growth', brandTerms: ['Acme'] },
-  });
-  const prompts = [];
-  for (let i = 0; i < count; i++) {
-    prompts.push(await db.prompt.create({ data: { propertyId: property.id, text: `question ${i} ${slug}?` } }));
-  }
-  return { property, prompts };
-}
 
 describe('a 429 pauses the platform', () => {
   it('no Claude question is sent before Retry-After has passed, Gemini goes on, the budget is spent once, each answer stored once', async () => {
@@ -75,7 +63,7 @@ describe('a 429 pauses the platform', () => {
       ],
     });
     cleanups.push(() => collector.close());
-    const { property } = await propertyWithPrompts(db, 4);
+    const { property } = await propertyWithPrompts(db, 4, 'pause');
 
     await collector.collectDay(today);
     const rows = await waitFor(
@@ -112,7 +100,7 @@ describe('a 429 pauses the platform', () => {
     const scratch = await scratchDatabase('platform_paused_question');
     cleanups.push(() => scratch.drop());
     const db = scratch.db;
-    const { property, prompts } = await propertyWithPrompts(db, 1);
+    const { property, prompts } = await propertyWithPrompts(db, 1, 'pause');
     const client = recordingClient('claude');
     const data = { propertyId: property.id, promptId: prompts[0]?.id ?? '', platform: 'claude', day: today };
     await expect(collectAnswer(db, client, data, { dailyRequests: 5, pausedForMs: async () => 1_500 })).rejects.toEqual(

@@ -2,13 +2,14 @@ import { answerCollectorConfigSchema } from '@vt/config';
 import { formatUtcDay, type PrismaClient, utcDay } from '@vt/db';
 import { createLogger } from '@vt/logger';
 import { collectAnswerJob } from '@vt/queue';
-import { isolatedQueuePrefix, scratchDatabase, testEnv, uniqueSlug } from '@vt/test-support';
+import { isolatedQueuePrefix, scratchDatabase, testEnv } from '@vt/test-support';
 import { afterEach, describe, expect, it } from 'vitest';
 import { retryDelayMs } from './jobs/collect-answer.ts';
 import { questionJobId } from './jobs/schedule-day.ts';
 import { spreadDelayMs } from './jobs/spread.ts';
 import { PlatformError } from './platforms/index.ts';
 import { startAnswerCollector } from './start.ts';
+import { propertyWithPrompts } from './testing/property-with-prompts.ts';
 import { recordingClient } from './testing/recording-client.ts';
 import { waitFor } from './testing/wait-for.ts';
 
@@ -50,19 +51,6 @@ async function collector(url: string, prefix: string, env: Record<string, string
   return started;
 }
 
-async function propertyWithPrompts(db: PrismaClient, count: number) {
-  const slug = uniqueSlug('budget');
-  const team = await db.team.create({ data: { name: slug, slug } });
-  const property = await db.property.create({
-    data: { teamId: team.id, name: 'Acme', domain: 'acme.io', plan: 'growth', brandTerms: ['Acme'] },
-  });
-  const prompts = [];
-  for (let i = 0; i < count; i++) {
-    prompts.push(await db.prompt.create({ data: { propertyId: property.id, text: `question ${i} ${slug}?` } }));
-  }
-  return { property, prompts };
-}
-
 const usageOf = (db: PrismaClient, platform: string) =>
   db.answerPlatformUsage.findUnique({ where: { platform_day: { platform, day: new Date(`${today}T00:00:00Z`) } } });
 
@@ -71,7 +59,7 @@ describe('within a budget', () => {
     const { url, db } = await scratch('reached');
     const client = recordingClient('chatgpt');
     const c = await collector(url, isolatedQueuePrefix(), { OPENAI_DAILY_REQUESTS: '3' }, { clients: [client] });
-    const { property } = await propertyWithPrompts(db, 8);
+    const { property } = await propertyWithPrompts(db, 8, 'budget');
     await c.collectDay(today);
     const run = await waitFor(
       () => db.answerCollectionRun.findFirst({ where: { propertyId: property.id, platform: 'chatgpt' } }),
@@ -110,7 +98,7 @@ describe('within a budget', () => {
     const env = { PERPLEXITY_DAILY_REQUESTS: '7', COLLECT_CONCURRENCY_PER_PLATFORM: '4' };
     const a = await collector(url, prefix, env, { clients: [one] });
     await collector(url, prefix, env, { clients: [two] });
-    const { property } = await propertyWithPrompts(db, 20);
+    const { property } = await propertyWithPrompts(db, 20, 'budget');
     await a.collectDay(today);
     await waitFor(
       () => db.answerCollectionRun.findFirst({ where: { propertyId: property.id } }),
@@ -140,7 +128,7 @@ describe('within a budget', () => {
     const two = recordingClient('gemini', held);
     const a = await collector(url, prefix, env, { clients: [one] });
     await collector(url, prefix, env, { clients: [two] });
-    const { property } = await propertyWithPrompts(db, 12);
+    const { property } = await propertyWithPrompts(db, 12, 'budget');
     await a.collectDay(today);
     await waitFor(
       () => db.response.count({ where: { propertyId: property.id } }),
@@ -156,10 +144,10 @@ describe('within a budget', () => {
       throw new PlatformError('claude', 'HTTP 429: slow down', true, 429, 120);
     });
     const c = await collector(url, isolatedQueuePrefix(), {}, { clients: [client] });
-    const { prompts } = await propertyWithPrompts(db, 1);
+    const { prompts } = await propertyWithPrompts(db, 1, 'budget');
     await c.collectDay(today);
     const queue = c.queue(collectAnswerJob('claude'));
-    const id = questionJobId({ promptId: prompts[0]?.id as string, platform: 'claude', day: today } as never);
+    const id = questionJobId({ promptId: prompts[0]?.id as string, platform: 'claude', day: today });
     const job = await waitFor(
       async () => {
         const j = await queue.getJob(id);
@@ -191,10 +179,10 @@ describe('within a budget', () => {
       { COLLECT_AT_UTC: '06:00', COLLECT_SPREAD_HOURS: '10' },
       { clients: [client], now: () => at },
     );
-    const { property, prompts } = await propertyWithPrompts(db, 5);
+    const { property, prompts } = await propertyWithPrompts(db, 5, 'budget');
     await c.collectDay(today, undefined, true);
     const queue = c.queue(collectAnswerJob('gemini'));
-    const idOf = (promptId: string) => questionJobId({ promptId, platform: 'gemini', day: today } as never);
+    const idOf = (promptId: string) => questionJobId({ promptId, platform: 'gemini', day: today });
     const jobs = await waitFor(
       () => Promise.all(prompts.map((p) => queue.getJob(idOf(p.id)))),
       (js) => js.every(Boolean),
@@ -228,7 +216,7 @@ describe('within a budget', () => {
       return { markdown: `Acme: ${prompt}`, citations: [] };
     });
     const a = await collector(url, prefix, {}, { clients: [first] });
-    const { property, prompts } = await propertyWithPrompts(db, 6);
+    const { property, prompts } = await propertyWithPrompts(db, 6, 'budget');
     await a.collectDay(today);
     await waitFor(
       () => db.response.count({ where: { propertyId: property.id } }),

@@ -16,7 +16,7 @@ import { type AlertRule, Prisma, type PrismaClient, type Property } from '@vt/db
 // switched off with its defaults: rules are opt-in, so a deployment that upgrades does not start
 // emailing people who never asked.
 
-/** The state columns of a rule that has never been evaluated: what switching a rule off returns it to. */
+/** The state columns of a rule not yet evaluated: what switching a rule off returns it to. */
 const CLEARED_STATE = {
   status: 'ok',
   statusSince: null,

@@ -3,8 +3,8 @@ import type { AnswerCollectorConfig } from '@vt/config';
 import { formatUtcDay, type PrismaClient, utcDay } from '@vt/db';
 
 // Each platform's daily request budget, shared by every collector replica: one row per platform
-// and UTC day in answer_platform_usage, moved by one statement per request, so two replicas never
-// both take the last request. Postgres rather than Redis: the console reads the same row to show
+// and UTC day in answer_platform_usage, moved by one statement per request, so the last request goes
+// to one replica only. Postgres rather than Redis: the console reads the same row to show
 // spend against budget, and a Redis flush must not hand out a second day's worth of requests.
 
 /** What a deployment allows one platform: requests per UTC day and questions in flight (unset: no limit). */

@@ -29,4 +29,5 @@ export async function questionsOfDay(
 }
 
 /** The job id of one question (BullMQ ids hold no colon): the same question of the same day is one job while it exists. */
-export const questionJobId = (q: CollectAnswerJobData) => `collect-${q.promptId}-${q.platform}-${q.day}`;
+export const questionJobId = (q: Pick<CollectAnswerJobData, 'promptId' | 'platform' | 'day'>) =>
+  `collect-${q.promptId}-${q.platform}-${q.day}`;
