@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { discardRestOfBody } from './discard-rest-of-body.ts';
 
 // A server that answers 413 after the first chunk, then discards the rest for `lingerMs`.
@@ -44,6 +44,43 @@ describe('discardRestOfBody', () => {
     expect(first.status).toBe(413);
     expect(second).toEqual({ status: 413, reused: true });
     expect(seen.bytesAfterAnswer).toBeGreaterThan(0);
+  });
+
+  it('[CRAWL-25] drains a body whose reader took its own data listener off at the cap (the crawl body reader)', async () => {
+    // The reader stops as the crawl ingest's does past its wire cap: its 'data' listener removed
+    // while the stream flows. Before the fix the stream then stopped for good on the next tick,
+    // and the sender, still writing, was cut off by the linger time instead of reading the 413.
+    let ended = false;
+    const created = http.createServer((req, res) => {
+      const onFirst = () => {
+        req.off('data', onFirst);
+        discardRestOfBody(req, 5000);
+        res.writeHead(413, { 'content-type': 'application/json' }).end('{"reason":"body_too_large"}');
+      };
+      req.on('data', onFirst);
+      req.on('end', () => {
+        ended = true;
+      });
+    });
+    server = created;
+    const port = await new Promise<number>((resolve) =>
+      created.listen(0, '127.0.0.1', () => resolve((created.address() as AddressInfo).port)),
+    );
+    const started = Date.now();
+    // Kept alive, as a log shipper's connection is (with Connection: close the server ends it at the answer).
+    const agent = new http.Agent({ keepAlive: true });
+    const outcome = await new Promise<{ status?: number; error?: string }>((resolve) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', agent }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode }));
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code }));
+      req.end(Buffer.alloc(8 * 1024 * 1024, 1));
+    });
+    expect(outcome).toEqual({ status: 413 });
+    await vi.waitFor(() => expect(ended).toBe(true), { timeout: 4000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    agent.destroy();
   });
 
   it('cuts off a body still arriving when the linger time is up', async () => {

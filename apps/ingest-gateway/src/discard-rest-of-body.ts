@@ -19,5 +19,13 @@ export function discardRestOfBody(req: IncomingMessage, lingerMs = LINGER_MS): v
   req.once('close', stop);
   // A body read through an async iterator keeps a 'readable' listener, which stops it flowing.
   req.removeAllListeners('readable');
+  // A 'data' listener, not resume() alone: removing the 'readable' listeners makes the stream
+  // re-decide on the next tick whether it flows, and a stream already flowing whose reader has
+  // taken its own 'data' listener off (the crawl body reader, at the cap) is then left with
+  // flowing = null, read no further. The sender, still writing, was stalled until the linger time
+  // cut its connection: a reset in place of the 413 (seen on a loaded machine).
+  req.on('data', dropChunk);
   req.resume();
 }
+
+function dropChunk(): void {}
