@@ -24,10 +24,12 @@ export const sendTestEmailHandler = defineConsoleHandler('sendTestEmail', ({ db,
     }
     const { name: teamName } = await db.team.findUniqueOrThrow({ where: { id: team.teamId }, select: { name: true } });
     const { id } = await enqueueEmail(db, testEmail({ teamId: team.teamId, teamName, to: session.user.email, at }));
-    // Stored already: if Redis is away, the notifier's sweep sends it all the same.
-    await wakeEmailSender(id).catch(() => undefined);
+    // The answer is the email as queued, read before the sender is woken: read after, it was
+    // pending or already sending depending on how fast the notifier claimed it.
     const queued = await findTeamEmail(db, team.teamId, id);
     if (!queued) throw new Error('the queued test email is not there');
+    // Stored already: if Redis is away, the notifier's sweep sends it all the same.
+    await wakeEmailSender(id).catch(() => undefined);
     return { email: teamEmailAnswer(queued) };
   };
 });
