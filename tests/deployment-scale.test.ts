@@ -160,10 +160,15 @@ describe('docker-compose.scale.yml: the Postgres replica', () => {
     const replica = await runReplicaEntrypoint();
     try {
       expect(await replica.query('SELECT pg_is_in_recovery() AS standby')).toEqual({ standby: true });
-      const slot = await onPrimary((client) =>
-        client.query('SELECT active FROM pg_replication_slots WHERE slot_name = $1', [replica.slot]),
-      );
-      expect(slot.rows).toEqual([{ active: true }]);
+      // The slot turns active once the standby's WAL receiver has connected, a moment after the
+      // standby takes queries (CI once read it still inactive).
+      const slotRows = async () =>
+        (
+          await onPrimary((client) =>
+            client.query('SELECT active FROM pg_replication_slots WHERE slot_name = $1', [replica.slot]),
+          )
+        ).rows;
+      await expect.poll(slotRows).toEqual([{ active: true }]);
     } finally {
       await replica.stop();
     }
